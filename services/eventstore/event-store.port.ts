@@ -1,0 +1,73 @@
+/**
+ * The event store port: streams of domain events with optimistic concurrency, plus one global, ordered log.
+ * Adapters: embedded SQLite (sqlite-event-store.ts) and EventStoreDB (esdb-event-store.ts).
+ */
+export interface EventMetadata {
+  userId: string | null;
+  spaceId?: string;
+  correlationId: string;
+  causationId: string;
+  occurredAt: string;
+  schemaVersion: number;
+}
+
+export interface NewEvent {
+  /** Deterministic for a command where a retry could append twice (uuid). */
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent extends NewEvent {
+  streamId: string;
+  /** 0-based index of the event in its stream. */
+  revision: number;
+  /** Position in the global log: strictly increasing in commit order, never reused. Not necessarily contiguous. */
+  position: number;
+}
+
+/** The revision of the stream's last event as the caller saw it; 'no_stream' when it must not exist yet. */
+export type ExpectedRevision = number | 'no_stream' | 'any';
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  revision: number;
+  /** Global position of the last appended event. */
+  position: number;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export interface Subscription {
+  /** Stops delivering; resolves once the handler is no longer running. */
+  stop(): Promise<void>;
+  /** Rejects if the subscription failed (handler threw or the store failed). */
+  readonly done: Promise<void>;
+}
+
+export interface EventStore {
+  /**
+   * Appends atomically. If every event id is already stored in this stream (a retried command), nothing is written
+   * and the original result is returned. Throws WrongExpectedRevisionError on a revision mismatch.
+   */
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream from a revision (inclusive), in order. Empty when the stream does not exist. */
+  readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** Events of the global log with position > after, in log order, at most `limit`. */
+  readAll(after: number, limit: number): Promise<RecordedEvent[]>;
+  /** Catch-up from `after` (exclusive), then live. The handler runs for one event at a time, in log order. */
+  subscribeAll(after: number, handler: (event: RecordedEvent) => Promise<void>): Subscription;
+  /** Position of the last event in the log, 0 when empty. */
+  headPosition(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,53 @@
+/**
+ * The read-model store port: named collections of JSON documents written by projections (and a few state
+ * collections such as sessions), read by the GET endpoints.
+ * Adapters: embedded (embedded-read-store.ts, in memory with a durable SQLite file) and MongoDB (mongo-read-store.ts).
+ *
+ * Filters are deliberately small so that both adapters implement them identically:
+ * top-level fields only, all conditions ANDed; a bare value means equality (null matches a missing field too).
+ */
+export type Scalar = string | number | boolean;
+export type Condition =
+  | Scalar
+  | null
+  | { $in?: Scalar[]; $gt?: Scalar; $gte?: Scalar; $lt?: Scalar; $lte?: Scalar; $ne?: Scalar | null };
+export type Filter = Record<string, Condition>;
+
+export interface Doc {
+  _id: string;
+  /** Global log position of the last event applied to this document (projections); absent on state documents. */
+  _pos?: number;
+  [field: string]: unknown;
+}
+
+export interface FindOptions {
+  /** Sort keys in order; 1 ascending, -1 descending. Documents missing a field sort first when ascending. */
+  sort?: Array<[field: string, direction: 1 | -1]>;
+  limit?: number;
+}
+
+export interface Collection<T extends Doc = Doc> {
+  get(id: string): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter: Filter): Promise<number>;
+  /** Insert or replace unconditionally. */
+  put(doc: T): Promise<void>;
+  /**
+   * Insert, or replace only if the stored document's `_pos` is lower than `doc._pos` (which must be set).
+   * Returns false when the stored document is already at or past that position (the write is skipped).
+   */
+  putIfNewer(doc: T): Promise<boolean>;
+  /** Insert only if no document has this id; returns false if one exists. */
+  insertNew(doc: T): Promise<boolean>;
+  delete(id: string): Promise<void>;
+  deleteMany(filter: Filter): Promise<number>;
+  /** Declares a compound index for equality/range queries on these fields (a no-op where not needed). */
+  ensureIndex(fields: string[], options?: { unique?: boolean }): Promise<void>;
+  drop(): Promise<void>;
+}
+
+export interface ReadStore {
+  collection<T extends Doc = Doc>(name: string): Collection<T>;
+  listCollections(): Promise<string[]>;
+  close(): Promise<void>;
+}
