@@ -1,0 +1,44 @@
+/**
+ * Every domain event the service appends, type -> data schema. `type` uses the webhook name where one exists.
+ * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
+ */
+import { z } from 'zod';
+import { DateTime, Uuid } from './common';
+import { Event } from './events';
+import { Calendar, Space } from './spaces';
+
+export const UserRecord = z.object({
+  id: Uuid,
+  email: z.string(),
+  name: z.string(),
+  username: z.string(),
+  timeZone: z.string(),
+  weekStartsOn: z.number().int(),
+  enabledModules: z.record(z.string(), z.boolean()),
+  preferences: z.record(z.string(), z.unknown()),
+  personalSpaceId: Uuid,
+  defaultCalendarId: Uuid,
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+export type UserRecord = z.infer<typeof UserRecord>;
+
+export const domainEvents = {
+  'email.claimed': z.object({ email: z.string(), userId: Uuid }),
+  'username.claimed': z.object({ username: z.string(), userId: Uuid }),
+  'username.released': z.object({ username: z.string(), userId: Uuid }),
+  'user.registered': z.object({ user: UserRecord, passwordHash: z.string() }),
+  'user.profile_updated': z.object({ user: UserRecord }),
+  'space.created': z.object({ space: Space }),
+  'calendar.created': z.object({ calendar: Calendar }),
+  'event.created': Event,
+  'event.updated': Event,
+  'event.cancelled': Event,
+} as const;
+
+export type DomainEventType = keyof typeof domainEvents;
+export type DomainEventData<T extends DomainEventType> = z.infer<(typeof domainEvents)[T]>;
+export type DomainEvent = { [T in DomainEventType]: { type: T; data: DomainEventData<T> } }[DomainEventType];
+
+/** Bump per type when its data changes shape, and upcast older versions where events are read. */
+export const SCHEMA_VERSION = 1;

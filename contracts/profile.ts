@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { DateTime, TimeZone, Uuid } from './common';
+import { op } from './operation';
+import { Calendar, Space } from './spaces';
+
+export const Username = z
+  .string()
+  .min(3)
+  .max(40)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes');
+
+export const Profile = z
+  .object({
+    id: Uuid,
+    email: z.string(),
+    name: z.string(),
+    username: z.string(),
+    timeZone: z.string(),
+    weekStartsOn: z.number().int().min(0).max(6).describe('0 = Sunday … 6 = Saturday'),
+    enabledModules: z.record(z.string(), z.boolean()),
+    preferences: z.record(z.string(), z.unknown()),
+    personalSpaceId: Uuid,
+    defaultCalendarId: Uuid,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .meta({ id: 'Profile' });
+export type Profile = z.infer<typeof Profile>;
+
+export const UpdateProfileBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    timeZone: TimeZone,
+    weekStartsOn: z.number().int().min(0).max(6),
+    enabledModules: z.record(z.string().max(64), z.boolean()),
+    preferences: z.record(z.string().max(64), z.unknown()),
+    username: Username,
+  })
+  .partial()
+  .meta({ id: 'UpdateProfileBody', description: '`preferences` and `enabledModules` are merged key by key' });
+
+export const ProfileResponse = z.object({ user: Profile }).meta({ id: 'ProfileResponse' });
+
+export const Bootstrap = z
+  .object({
+    user: Profile,
+    spaces: z.array(Space),
+    calendars: z.array(Calendar),
+    cursor: z.string().describe('A sync cursor: pass it to GET /sync?since= to get what changes from now on'),
+    serverTime: DateTime,
+  })
+  .meta({ id: 'Bootstrap' });
+
+export const profileOperations = [
+  op({ method: 'get', path: '/me', tag: 'Profile', summary: 'The caller\'s profile, modules and preferences',
+    responses: { 200: { description: 'Profile', schema: ProfileResponse } } }),
+  op({ method: 'patch', path: '/me', tag: 'Profile', summary: 'Update the profile', body: UpdateProfileBody,
+    responses: { 200: { description: 'Updated', schema: ProfileResponse } } }),
+  op({ method: 'get', path: '/me/bootstrap', tag: 'Profile', summary: 'Everything an app needs to start, with a sync cursor',
+    responses: { 200: { description: 'Bootstrap', schema: Bootstrap } } }),
+];

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { DateTime, ErrorEnvelope, Uuid } from './common';
+import { op } from './operation';
+
+export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #3366ff');
+
+export const Space = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    kind: z.enum(['personal', 'shared']),
+    ownerId: Uuid,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    deletedAt: DateTime.nullable(),
+  })
+  .meta({ id: 'Space' });
+export type Space = z.infer<typeof Space>;
+
+export const Calendar = z
+  .object({
+    id: Uuid,
+    spaceId: Uuid,
+    name: z.string(),
+    color: z.string(),
+    isDefault: z.boolean(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    deletedAt: DateTime.nullable(),
+  })
+  .meta({ id: 'Calendar' });
+export type Calendar = z.infer<typeof Calendar>;
+
+export const CreateSpaceBody = z.object({ name: z.string().trim().min(1).max(200) }).meta({ id: 'CreateSpaceBody' });
+export const CreateCalendarBody = z
+  .object({ name: z.string().trim().min(1).max(200), color: Color.optional(), spaceId: Uuid.optional() })
+  .meta({ id: 'CreateCalendarBody', description: 'spaceId defaults to the personal Space' });
+
+const notFound = { description: 'Space not found', schema: ErrorEnvelope };
+
+export const spaceOperations = [
+  op({
+    method: 'get', path: '/spaces', tag: 'Spaces', summary: 'Spaces the caller belongs to',
+    responses: { 200: { description: 'Spaces', schema: z.object({ spaces: z.array(Space) }).meta({ id: 'SpaceList' }) } },
+  }),
+  op({
+    method: 'post', path: '/spaces', tag: 'Spaces', summary: 'Create a Space (it gets a default calendar)',
+    body: CreateSpaceBody,
+    responses: {
+      201: { description: 'Created', schema: z.object({ space: Space, calendar: Calendar }).meta({ id: 'SpaceCreated' }) },
+    },
+  }),
+  op({
+    method: 'get', path: '/calendars', tag: 'Calendars', summary: 'Calendars in the caller\'s Spaces',
+    responses: {
+      200: { description: 'Calendars', schema: z.object({ calendars: z.array(Calendar) }).meta({ id: 'CalendarList' }) },
+    },
+  }),
+  op({
+    method: 'post', path: '/calendars', tag: 'Calendars', summary: 'Create a calendar', body: CreateCalendarBody,
+    responses: {
+      201: { description: 'Created', schema: z.object({ calendar: Calendar }).meta({ id: 'CalendarResponse' }) },
+      404: notFound,
+    },
+  }),
+];

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { DateTime, ErrorEnvelope } from './common';
+import { Event } from './events';
+import { op } from './operation';
+import { Calendar, Space } from './spaces';
+
+export const SyncQuery = z.object({
+  since: z.string().min(1).max(500).describe('A cursor from an earlier answer, or an ISO date-time'),
+  limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size, default 500'),
+});
+
+export const SyncResponse = z
+  .object({
+    changes: z.object({ events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space) }),
+    deleted: z.array(z.object({ type: z.string(), id: z.string() })),
+    cursor: z.string(),
+    hasMore: z.boolean(),
+    serverTime: DateTime,
+  })
+  .meta({ id: 'SyncResponse' });
+
+export const syncOperations = [
+  op({ method: 'get', path: '/sync', tag: 'Sync', summary: 'Everything that changed since a cursor or time',
+    description: 'Rows come in log order; removed items carry `deletedAt`. Page with `limit` and `hasMore`.',
+    query: SyncQuery,
+    responses: { 200: { description: 'Changes', schema: SyncResponse },
+      410: { description: '`cursor_expired`: start over from /me/bootstrap', schema: ErrorEnvelope } } }),
+];

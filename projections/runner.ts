@@ -1,0 +1,192 @@
+/**
+ * Follows the log and applies each projection into its storage, checkpointing after the documents were written.
+ * A projection whose code version has no storage yet is built from position 0 into new storage while the old one
+ * keeps serving; once it reaches the head of the log it becomes active and the old storage is dropped.
+ */
+import type { Logger } from 'pino';
+import type { EventStore, RecordedEvent, Subscription } from '../services/eventstore/event-store.port';
+import type { ReadStore } from '../services/readstore/read-store.port';
+import type { Projection, ProjectionDocs } from './projection';
+import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
+
+const CHECKPOINT_EVERY_MS = 20;
+const REGISTRY_POLL_MS = 1000;
+
+class Follower {
+  position = 0;
+  private sub: Subscription | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private saved = 0;
+
+  constructor(
+    readonly def: Projection,
+    readonly key: string,
+    private readonly store: ReadStore,
+    private readonly onApplied: (f: Follower) => Promise<void>,
+  ) {}
+
+  readonly docs: ProjectionDocs = (logical) => this.store.collection(physical(this.key, logical));
+
+  async start(events: EventStore, log: Logger): Promise<void> {
+    for (const [logical, { indexes }] of Object.entries(this.def.collections)) {
+      for (const fields of indexes) await this.docs(logical).ensureIndex(fields);
+    }
+    const cp = await this.store.collection(CHECKPOINTS).get(this.key);
+    this.position = this.saved = (cp?.position as number | undefined) ?? 0;
+    const handles = new Set(this.def.handles);
+    this.sub = events.subscribeAll(this.position, async (e: RecordedEvent) => {
+      if (handles.has(e.type)) await this.def.apply(e, this.docs);
+      this.position = e.position;
+      this.scheduleCheckpoint();
+      await this.onApplied(this);
+    });
+    this.sub.done.catch((err) => log.error({ err, projection: this.key }, 'projection stopped on an error'));
+  }
+
+  private scheduleCheckpoint(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => void this.flush(), CHECKPOINT_EVERY_MS);
+  }
+
+  async flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.position === this.saved) return;
+    const position = this.position;
+    await this.store.collection(CHECKPOINTS).put({ _id: this.key, position, at: new Date().toISOString() });
+    this.saved = position;
+  }
+
+  async stop(): Promise<void> {
+    await this.sub?.stop();
+    await this.flush();
+  }
+
+  async drop(): Promise<void> {
+    for (const logical of Object.keys(this.def.collections)) await this.docs(logical).drop();
+    await this.store.collection(CHECKPOINTS).delete(this.key);
+  }
+}
+
+export interface ProjectionStatus {
+  name: string;
+  version: number;
+  active: string | null;
+  activePosition: number | null;
+  building: string | null;
+  buildingPosition: number | null;
+}
+
+export class ProjectionRunner {
+  private readonly active = new Map<string, Follower>();
+  private readonly building = new Map<string, Follower>();
+  private poll: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    private readonly defs: readonly Projection[],
+    private readonly watermarks: Watermarks,
+    private readonly log: Logger,
+  ) {}
+
+  private get registry() {
+    return this.store.collection<RegistryDoc>(REGISTRY);
+  }
+
+  async start(): Promise<void> {
+    for (const def of this.defs) {
+      const reg = (await this.registry.get(def.name)) ?? { _id: def.name, active: null, building: null, generation: 0 };
+      const current = reg.active && reg.active.startsWith(`${def.name}_v${def.version}_`) ? reg.active : null;
+      if (current) await this.follow(def, current, 'active');
+      else await this.build(def, reg);
+    }
+    this.poll = setInterval(() => void this.checkRebuildRequests(), REGISTRY_POLL_MS);
+  }
+
+  async stop(): Promise<void> {
+    if (this.poll) clearInterval(this.poll);
+    await Promise.all([...this.active.values(), ...this.building.values()].map((f) => f.stop()));
+  }
+
+  /** Rebuilds a projection into fresh storage beside the serving one (operators: after fixing a projection bug). */
+  async rebuild(name: string): Promise<void> {
+    await this.registry.put({ ...(await this.requireRegistry(name)), rebuildRequested: true });
+    await this.checkRebuildRequests();
+  }
+
+  async status(): Promise<ProjectionStatus[]> {
+    return Promise.all(
+      this.defs.map(async (def) => {
+        const reg = await this.registry.get(def.name);
+        const a = this.active.get(def.name);
+        const b = this.building.get(def.name);
+        return {
+          name: def.name,
+          version: def.version,
+          active: reg?.active ?? null,
+          activePosition: a?.position ?? null,
+          building: reg?.building ?? null,
+          buildingPosition: b?.position ?? null,
+        };
+      }),
+    );
+  }
+
+  private async requireRegistry(name: string): Promise<RegistryDoc> {
+    const reg = await this.registry.get(name);
+    if (!reg) throw new Error(`unknown projection ${name}`);
+    return reg;
+  }
+
+  private async checkRebuildRequests(): Promise<void> {
+    for (const def of this.defs) {
+      if (this.building.has(def.name)) continue;
+      const reg = await this.registry.get(def.name);
+      if (reg?.rebuildRequested) await this.build(def, { ...reg, rebuildRequested: false });
+    }
+  }
+
+  private async build(def: Projection, reg: RegistryDoc): Promise<void> {
+    const generation = reg.generation + 1;
+    const key = storageKey(def.name, def.version, generation);
+    const target = await this.events.headPosition();
+    this.log.info({ projection: key, target }, 'building projection');
+    await this.registry.put({ ...reg, building: key, generation, rebuildRequested: false });
+    const follower = await this.follow(def, key, 'building', target);
+    if (target === 0) await this.promote(follower);
+  }
+
+  private async follow(def: Projection, key: string, role: 'active' | 'building', target = 0): Promise<Follower> {
+    const follower = new Follower(def, key, this.store, async (f) => {
+      if (this.active.get(def.name) === f) this.watermarks.announce(def.name, f.position);
+      else if (this.building.get(def.name) === f && f.position >= target) await this.promote(f);
+    });
+    (role === 'active' ? this.active : this.building).set(def.name, follower);
+    if (role === 'active') this.watermarks.setActive(def.name, key);
+    await follower.start(this.events, this.log);
+    if (role === 'active') this.watermarks.announce(def.name, follower.position);
+    return follower;
+  }
+
+  private async promote(f: Follower): Promise<void> {
+    const name = f.def.name;
+    if (this.building.get(name) !== f) return;
+    this.building.delete(name);
+    await f.flush();
+    const reg = await this.requireRegistry(name);
+    const old = this.active.get(name);
+    await this.registry.put({ ...reg, active: f.key, building: null });
+    this.active.set(name, f);
+    this.watermarks.setActive(name, f.key);
+    this.watermarks.announce(name, f.position);
+    this.log.info({ projection: f.key, position: f.position }, 'projection active');
+    if (old) {
+      await old.stop();
+      await old.drop();
+    } else if (reg.active && reg.active !== f.key) {
+      for (const logical of Object.keys(f.def.collections)) await this.store.collection(physical(reg.active, logical)).drop();
+      await this.store.collection(CHECKPOINTS).delete(reg.active);
+    }
+  }
+}

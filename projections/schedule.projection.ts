@@ -1,0 +1,50 @@
+/** Spaces, memberships, calendars and events: what GET /spaces, /calendars, /events and /sync read. */
+import type { DomainEventData } from '../contracts/domain-events';
+import type { Event } from '../contracts/events';
+import { seriesEnd } from '../services/time/recurrence';
+import { projection } from './projection';
+
+export const SCHEDULE = 'schedule';
+
+export function eventDoc(event: Event, position: number, changedAt: string) {
+  return {
+    ...event,
+    _id: event.id,
+    _pos: position,
+    _changedAt: changedAt,
+    _startMs: Date.parse(event.startsAt),
+    _endBoundMs: seriesEnd(event),
+  };
+}
+
+export const scheduleProjection = projection({
+  name: SCHEDULE,
+  version: 1,
+  collections: {
+    spaces: { indexes: [['id'], ['_pos']] },
+    memberships: { indexes: [['userId']] },
+    calendars: { indexes: [['spaceId'], ['_pos']] },
+    events: { indexes: [['spaceId', '_startMs'], ['_pos']] },
+  },
+  handles: ['space.created', 'calendar.created', 'event.created', 'event.updated', 'event.cancelled'],
+  async apply(e, docs) {
+    const at = e.metadata.occurredAt;
+    switch (e.type) {
+      case 'space.created': {
+        const { space } = e.data as DomainEventData<'space.created'>;
+        await docs('spaces').putIfNewer({ ...space, _id: space.id, _pos: e.position, _changedAt: at });
+        await docs('memberships').putIfNewer({
+          _id: `${space.id}:${space.ownerId}`, _pos: e.position, spaceId: space.id, userId: space.ownerId, role: 'owner',
+        });
+        return;
+      }
+      case 'calendar.created': {
+        const { calendar } = e.data as DomainEventData<'calendar.created'>;
+        await docs('calendars').putIfNewer({ ...calendar, _id: calendar.id, _pos: e.position, _changedAt: at });
+        return;
+      }
+      default:
+        await docs('events').putIfNewer(eventDoc(e.data as Event, e.position, at));
+    }
+  },
+});

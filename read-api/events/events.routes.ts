@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import { eventOperations, type ListEventsQuery } from '../../contracts/events';
+import { findOperation } from '../../contracts/operation';
+import { INBOX } from '../../projections/inbox.projection';
+import { publicView } from '../../projections/read-models';
+import type { AppContext } from '../../services/app-context';
+import { invalid, notFound } from '../../services/errors';
+import { route } from '../../services/http/route';
+import { etagOf } from './etag';
+import { eventsBetween, visibleEvent } from './events.queries';
+
+const MAX_RANGE_MS = 366 * 86_400_000;
+
+export function eventsReadRoutes(app: AppContext) {
+  const invitations = async (userId: string) =>
+    (await app.readModels.docs(INBOX))('invitations').find({ userId }, { sort: [['createdAt', -1], ['_id', 1]] });
+  return [
+    route<unknown, z.infer<typeof ListEventsQuery>>(findOperation(eventOperations, 'get', '/events'), async ({ query, principal }) => {
+      const from = Date.parse(query.from);
+      const to = Date.parse(query.to);
+      if (to <= from) throw invalid('to must be after from', [{ path: 'query.to', message: 'must be after from' }]);
+      if (to - from > MAX_RANGE_MS) throw invalid('The range may span at most 366 days', [{ path: 'query.to', message: 'at most 366 days after from' }]);
+      const spaces = query.space === undefined ? undefined : [query.space].flat();
+      return { status: 200, body: { events: await eventsBetween(app.readModels, principal!.userId, from, to, spaces) } };
+    }),
+    route<unknown, unknown, { id: string }>(findOperation(eventOperations, 'get', '/events/{id}'), async ({ params, principal }) => {
+      const event = await visibleEvent(app.readModels, principal!.userId, params.id);
+      if (!event) throw notFound('Event');
+      return { status: 200, body: { event }, headers: { ETag: etagOf(event.version) } };
+    }),
+    route(findOperation(eventOperations, 'get', '/inbox'), async ({ principal }) => ({
+      status: 200,
+      body: {
+        items: (await invitations(principal!.userId)).map((d) => ({
+          id: d._id, type: 'invitation', event: publicView(d.event as never), createdAt: d.createdAt,
+        })),
+      },
+    })),
+    route(findOperation(eventOperations, 'get', '/inbox/count'), async ({ principal }) => ({
+      status: 200,
+      body: { count: (await invitations(principal!.userId)).length },
+    })),
+  ];
+}

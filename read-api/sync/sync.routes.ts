@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { findOperation } from '../../contracts/operation';
+import { syncOperations, type SyncQuery } from '../../contracts/sync';
+import { SCHEDULE } from '../../projections/schedule.projection';
+import type { AppContext } from '../../services/app-context';
+import { ApiError } from '../../services/errors';
+import { route } from '../../services/http/route';
+import { decodeCursor, encodeCursor } from './cursor';
+import { changesSince, type Since } from './sync.queries';
+
+const expired = () =>
+  new ApiError(410, 'cursor_expired', 'This cursor cannot be served; start over from GET /me/bootstrap');
+
+export function syncRoutes(app: AppContext) {
+  const parseSince = async (since: string): Promise<Since> => {
+    if (/^\d{4}-\d{2}-\d{2}T/.test(since)) {
+      const t = Date.parse(since);
+      if (Number.isNaN(t)) throw expired();
+      return { time: new Date(t).toISOString() };
+    }
+    const claims = decodeCursor(app.cursorSecret, since);
+    if (!claims) throw expired();
+    if (Date.now() - claims.issuedAt > app.config.SYNC_CURSOR_TTL_DAYS * 86_400_000) throw expired();
+    if (claims.position > (await app.events.headPosition())) throw expired();
+    return { position: claims.position };
+  };
+
+  return [
+    route<unknown, z.infer<typeof SyncQuery>>(findOperation(syncOperations, 'get', '/sync'), async ({ query, principal }) => {
+      const since = await parseSince(query.since);
+      const watermark = await app.watermarks.position(SCHEDULE);
+      const page = await changesSince(app.readModels, principal!.userId, since, watermark, query.limit ?? 500);
+      return {
+        status: 200,
+        body: {
+          changes: page.changes,
+          deleted: page.deleted,
+          cursor: encodeCursor(app.cursorSecret, page.position),
+          hasMore: page.hasMore,
+          serverTime: new Date().toISOString(),
+        },
+      };
+    }),
+  ];
+}

@@ -1,0 +1,24 @@
+import type { Logger } from 'pino';
+import type { ReadModels } from '../projections/read-models';
+import type { Watermarks } from '../projections/watermarks';
+import type { Sessions } from '../write-api/accounts/sessions';
+import type { CommandHandler } from './commands/command-handler';
+import type { Config } from './config';
+import type { EventStore } from './eventstore/event-store.port';
+import type { ReadStore } from './readstore/read-store.port';
+
+/** What route handlers may use: the ports and the shared services built by the composition root. */
+export interface AppContext {
+  config: Config;
+  log: Logger;
+  events: EventStore;
+  store: ReadStore;
+  commands: CommandHandler;
+  watermarks: Watermarks;
+  readModels: ReadModels;
+  sessions: Sessions;
+  /** Secret for signing sync cursors. */
+  cursorSecret: string;
+  /** Names of the projections reads depend on (waited for by X-Calendar-Min-Position). */
+  projectionNames: readonly string[];
+}

@@ -1,0 +1,132 @@
+/**
+ * The composition root: picks an adapter per port from the configuration (embedded under DATA_DIR unless
+ * EVENTSTORE_URL / MONGO_URL / KAFKA_BROKERS are set), wires the application and starts the requested roles.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { accountsProjection } from '../projections/accounts.projection';
+import { inboxProjection } from '../projections/inbox.projection';
+import type { Projection } from '../projections/projection';
+import { ReadModels } from '../projections/read-models';
+import { ProjectionRunner } from '../projections/runner';
+import { scheduleProjection } from '../projections/schedule.projection';
+import { Watermarks } from '../projections/watermarks';
+import { Sessions } from '../write-api/accounts/sessions';
+import type { AppContext } from './app-context';
+import type { Bus } from './bus/bus.port';
+import { CommandHandler } from './commands/command-handler';
+import type { Config } from './config';
+import type { EventStore } from './eventstore/event-store.port';
+import { createHttpApp } from './http/app';
+import type { ReadStore } from './readstore/read-store.port';
+import { Relay } from './relay/relay';
+import { apiOperations, apiRoutes } from './routes';
+
+export const PROJECTIONS: readonly Projection[] = [accountsProjection, scheduleProjection, inboxProjection];
+
+export interface Ports {
+  events: EventStore;
+  store: ReadStore;
+  bus: Bus;
+}
+
+export async function openPorts(config: Config): Promise<Ports> {
+  const dir = path.resolve(config.DATA_DIR);
+  mkdirSync(dir, { recursive: true });
+  const events = config.EVENTSTORE_URL
+    ? await (await import('./eventstore/esdb-event-store')).openEsdbEventStore(config.EVENTSTORE_URL)
+    : await (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(path.join(dir, 'events.sqlite'));
+  const store = config.MONGO_URL
+    ? await (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
+    : await (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.join(dir, 'read-models.sqlite'));
+  const bus = config.KAFKA_BROKERS
+    ? await (await import('./bus/kafka-bus')).openKafkaBus(config.KAFKA_BROKERS.split(',').map((b) => b.trim()))
+    : await (await import('./bus/embedded-bus')).openEmbeddedBus(path.join(dir, 'bus.sqlite'));
+  return { events, store, bus };
+}
+
+/** The cursor-signing secret: configured, or generated once and kept in the read store for every process. */
+async function cursorSecret(config: Config, store: ReadStore): Promise<string> {
+  if (config.CURSOR_SECRET) return config.CURSOR_SECRET;
+  const settings = store.collection('_settings');
+  await settings.insertNew({ _id: 'cursor-secret', value: randomBytes(32).toString('base64url') });
+  return (await settings.get('cursor-secret'))!.value as string;
+}
+
+export interface Service {
+  context: AppContext;
+  runner: ProjectionRunner | null;
+  relay: Relay | null;
+  server: Server | null;
+  /** Where the HTTP server listens (when the api role runs). */
+  url: string | null;
+  stop(): Promise<void>;
+}
+
+export async function startService(config: Config, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<Service> {
+  const ports = await openPorts(config);
+  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay']) : new Set([config.ROLE]);
+  const watermarks = new Watermarks(ports.store, roles.has('projector'));
+  const context: AppContext = {
+    config,
+    log,
+    events: ports.events,
+    store: ports.store,
+    commands: new CommandHandler(ports.events),
+    watermarks,
+    readModels: new ReadModels(ports.store, watermarks),
+    sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
+    cursorSecret: await cursorSecret(config, ports.store),
+    projectionNames: PROJECTIONS.map((p) => p.name),
+  };
+
+  const runner = roles.has('projector') ? new ProjectionRunner(ports.events, ports.store, PROJECTIONS, watermarks, log) : null;
+  await runner?.start();
+  const relay = roles.has('relay') ? new Relay(ports.events, ports.bus, ports.store, config.KAFKA_TOPIC, log) : null;
+  await relay?.start();
+
+  let server: Server | null = null;
+  let url: string | null = null;
+  if (roles.has('api')) {
+    const http = createHttpApp(context, {
+      routes: apiRoutes(context),
+      operations: apiOperations,
+      resolvers: [context.sessions.resolve],
+      ready: async () => {
+        const head = await ports.events.headPosition();
+        const positions = Object.fromEntries(
+          await Promise.all(context.projectionNames.map(async (n) => [n, await watermarks.position(n)] as const)),
+        );
+        const lag = Math.max(0, ...Object.values(positions).map((p) => head - p));
+        return { ready: lag <= 1000, details: { head, projections: positions } };
+      },
+    });
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = http.listen(config.PORT, config.HOST, () => resolve(s)).on('error', reject);
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    url = `http://127.0.0.1:${port}`;
+    log.info({ url, roles: [...roles] }, 'listening');
+  }
+
+  return {
+    context,
+    runner,
+    relay,
+    server,
+    url,
+    async stop() {
+      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+      server?.closeAllConnections();
+      await relay?.stop();
+      await runner?.stop();
+      await ports.bus.close();
+      await ports.events.close();
+      await ports.store.close();
+    },
+  };
+}

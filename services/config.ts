@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+const Config = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  ROLE: z.enum(['all', 'api', 'projector', 'relay', 'dispatcher']).default('all'),
+  EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, 'must be an esdb:// URL').optional(),
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
+  MONGO_DB: z.string().default('calendar'),
+  KAFKA_BROKERS: z.string().min(1).optional(),
+  KAFKA_TOPIC: z.string().default('calendar.domain-events'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Secret that signs sync cursors; generated into DATA_DIR when unset (embedded), required on real engines. */
+  CURSOR_SECRET: z.string().min(16).optional(),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  SYNC_CURSOR_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** How long a read with X-Calendar-Min-Position (and a write waiting for its projection) may wait. */
+  MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** Writes answer once the read model has their events, so a plain GET after a 201 sees the change. */
+  WRITE_WAITS_FOR_PROJECTION: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  WEB_ORIGIN: z.string().optional(),
+  PASSWORD_HASH_COST: z.coerce.number().int().min(1024).max(1 << 20).default(1 << 15),
+});
+
+export type Config = z.infer<typeof Config>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Config.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  return parsed.data;
+}

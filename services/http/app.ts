@@ -1,0 +1,65 @@
+import express, { type Express } from 'express';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Operation } from '../../contracts/operation';
+import type { AppContext } from '../app-context';
+import { Authenticator } from './auth';
+import { errorHandler, notFoundRoute } from './errors';
+import { Idempotency } from './idempotency';
+import { requestLogging } from './logging';
+import { buildOpenApi } from './openapi';
+import type { CredentialResolver } from './principal';
+import { mount, type Route } from './route';
+
+export const BASE_PATH = '/api/v1';
+
+export interface HttpOptions {
+  routes: Route[];
+  operations: Operation[];
+  resolvers: CredentialResolver[];
+  /** True when the stores are reachable and the projections are close enough to the head of the log. */
+  ready(): Promise<{ ready: boolean; details: Record<string, unknown> }>;
+}
+
+function docsPage(): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Calendar API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head><body><div id="ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });</script></body></html>`;
+}
+
+export function createHttpApp(app: AppContext, options: HttpOptions): Express {
+  const http = express();
+  http.disable('x-powered-by');
+  http.set('trust proxy', 'loopback');
+  http.use(requestLogging(app.log));
+
+  const openapi = buildOpenApi(options.operations);
+  http.get(['/openapi.json', `${BASE_PATH}/openapi.json`], (_req, res) => void res.json(openapi));
+  const swaggerDir = path.dirname(createRequire(__filename).resolve('swagger-ui-dist/package.json'));
+  http.use('/docs/assets', express.static(swaggerDir, { index: false }));
+  http.get('/docs', (_req, res) => void res.type('html').send(docsPage()));
+  http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  http.get('/readyz', async (_req, res, next) => {
+    try {
+      const r = await options.ready();
+      res.status(r.ready ? 200 : 503).json({ status: r.ready ? 'ready' : 'not_ready', ...r.details });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  const api = express.Router();
+  api.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  const deps = {
+    auth: new Authenticator(options.resolvers, app.config.WEB_ORIGIN ? app.config.WEB_ORIGIN.split(',') : []),
+    idempotency: new Idempotency(app.store),
+    waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
+    writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
+  };
+  for (const r of options.routes) mount(api, deps, r);
+  http.use(BASE_PATH, api);
+  http.use(notFoundRoute);
+  http.use(errorHandler);
+  return http;
+}

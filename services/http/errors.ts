@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors';
+
+export const errorBody = (err: ApiError) => ({
+  error: { code: err.code, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) },
+});
+
+/** Unknown routes answer in the envelope too. */
+export function notFoundRoute(req: Request, _res: Response, next: NextFunction): void {
+  next(new ApiError(404, 'not_found', `No route for ${req.method} ${req.path}`));
+}
+
+/** The one place where failures become the error envelope. */
+export function errorHandler(err: unknown, _req: Request, res: Response, _next: NextFunction): void {
+  const log = res.locals.log as Logger | undefined;
+  let api: ApiError;
+  if (err instanceof ApiError) api = err;
+  else if (isBodyParserError(err)) api = bodyParserError(err);
+  else {
+    log?.error({ err }, 'unhandled error');
+    api = new ApiError(500, 'internal_error', 'Something went wrong on our side');
+  }
+  if (res.headersSent) return void res.end();
+  res.status(api.status).json(errorBody(api));
+}
+
+interface BodyParserError {
+  type: string;
+  status: number;
+  message: string;
+}
+
+function isBodyParserError(err: unknown): err is BodyParserError {
+  return typeof err === 'object' && err !== null && typeof (err as BodyParserError).type === 'string' && 'status' in err;
+}
+
+function bodyParserError(err: BodyParserError): ApiError {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new ApiError(400, 'invalid_request', 'The body is not valid JSON');
+    case 'entity.too.large':
+      return new ApiError(413, 'payload_too_large', 'The body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError(415, 'unsupported_media_type', err.message);
+    default:
+      return new ApiError(err.status >= 400 && err.status < 500 ? err.status : 400, 'invalid_request', err.message);
+  }
+}

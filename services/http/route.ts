@@ -1,0 +1,133 @@
+/**
+ * A route = one contract operation + a handler that returns a Reply. Mounting does, in order: authenticate and
+ * check the access table, validate params/query/body with the operation's zod schemas, honour
+ * X-Calendar-Min-Position (reads) and Idempotency-Key (POST), run the handler, wait for the projections to reach
+ * the write's position, and answer with X-Calendar-Position.
+ */
+import type { NextFunction, Request, Response, Router } from 'express';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Operation } from '../../contracts/operation';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+import { access } from './access';
+import type { Authenticator } from './auth';
+import { errorBody } from './errors';
+import type { Idempotency } from './idempotency';
+import type { Principal } from './principal';
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Log position of the last event this request appended. */
+  position?: number | null;
+  cookies?: string[];
+}
+
+export interface Input<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  principal: Principal | null;
+  requestId: string;
+  /** Unique per command; derived from the Idempotency-Key when there is one, so retries append nothing twice. */
+  commandId: string;
+  header(name: string): string | undefined;
+  log: Logger;
+}
+
+export type Handler<B, Q, P> = (input: Input<B, Q, P>) => Promise<Reply>;
+
+export interface Route {
+  operation: Operation;
+  handler: Handler<any, any, any>;
+}
+
+export const route = <B = unknown, Q = unknown, P = unknown>(operation: Operation, handler: Handler<B, Q, P>): Route => ({
+  operation,
+  handler,
+});
+
+export interface RouteDeps {
+  auth: Authenticator;
+  idempotency: Idempotency;
+  /** Waits until every projection reached a position; false on timeout. */
+  waitForPosition(position: number): Promise<boolean>;
+  writeWaitsForProjection: boolean;
+}
+
+export const routeKey = (op: Pick<Operation, 'method' | 'path'>) => `${op.method.toUpperCase()} ${op.path}`;
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({
+    path: [where, ...i.path.map(String)].join('.'),
+    message: i.message,
+  }));
+  throw new ApiError(400, 'invalid_request', `Invalid ${where}: ${issues[0].path} ${issues[0].message}`, { issues });
+}
+
+function send(res: Response, reply: Reply): void {
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if (reply.position != null) res.setHeader('X-Calendar-Position', String(reply.position));
+  if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
+  res.status(reply.status);
+  if (reply.body === undefined) res.end();
+  else res.json(reply.body);
+}
+
+export function mount(router: Router, deps: RouteDeps, r: Route): void {
+  const key = routeKey(r.operation);
+  const rule = access[key];
+  if (!rule) throw new Error(`route ${key} has no entry in the access table`);
+  const method = r.operation.method;
+
+  router[method](expressPath(r.operation.path), async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const principal = await deps.auth.authorize(req, rule);
+      const params = parse(r.operation.params, req.params, 'path');
+      const query = parse(r.operation.query, req.query, 'query');
+      const body = r.operation.body ? parse(r.operation.body, req.body ?? {}, 'body') : undefined;
+      if (method === 'get') await waitForMinPosition(req, deps);
+
+      const run = async (commandId: string): Promise<Reply> => {
+        try {
+          return await r.handler({
+            body, query, params, principal, commandId,
+            requestId: res.locals.requestId as string,
+            header: (name) => req.get(name),
+            log: res.locals.log as Logger,
+          });
+        } catch (err) {
+          if (err instanceof ApiError) return { status: err.status, body: errorBody(err) };
+          throw err;
+        }
+      };
+      const idemKey = method === 'post' ? req.get('Idempotency-Key') : undefined;
+      const reply = idemKey
+        ? await deps.idempotency.run(principal, key, idemKey, req.body, run)
+        : await run(newId());
+      if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
+        await deps.waitForPosition(reply.position);
+      }
+      send(res, reply);
+    } catch (err) {
+      next(err);
+    }
+  });
+}
+
+async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> {
+  const raw = req.get('X-Calendar-Min-Position');
+  if (raw === undefined) return;
+  if (!/^\d{1,16}$/.test(raw)) {
+    throw new ApiError(400, 'invalid_request', 'X-Calendar-Min-Position must be a log position (digits)', {
+      issues: [{ path: 'header.X-Calendar-Min-Position', message: 'must be digits' }],
+    });
+  }
+  await deps.waitForPosition(Number(raw));
+}

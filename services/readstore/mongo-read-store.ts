@@ -1,0 +1,118 @@
+/**
+ * MongoDB read store. Uses only single-document writes, find, countDocuments and createIndex, so it runs on
+ * MongoDB and on FerretDB v1 alike (no transactions, change streams or bulk writes).
+ */
+import { MongoClient, type Filter as MongoFilter, type OptionalUnlessRequiredId } from 'mongodb';
+import type { Collection, Doc, Filter, ReadStore } from './read-store.port';
+
+const OPERATORS = new Set(['$in', '$gt', '$gte', '$lt', '$lte', '$ne']);
+
+/** The port's filter is a MongoDB subset; this only rejects what the embedded adapter would reject too. */
+function toMongo(filter: Filter): MongoFilter<Doc> {
+  const out: Record<string, unknown> = {};
+  for (const [field, cond] of Object.entries(filter)) {
+    if (field.startsWith('$') || field.includes('.')) throw new Error(`filter field "${field}": only top-level fields`);
+    if (cond === undefined) continue;
+    if (cond === null || typeof cond !== 'object') {
+      out[field] = cond;
+      continue;
+    }
+    const ops: Record<string, unknown> = {};
+    for (const [op, value] of Object.entries(cond)) {
+      if (value === undefined) continue;
+      if (!OPERATORS.has(op)) throw new Error(`filter on "${field}": unsupported operator ${op}`);
+      if (op === '$in' && !Array.isArray(value)) throw new Error(`filter on "${field}": $in needs an array`);
+      ops[op] = value;
+    }
+    if (Object.keys(ops).length > 0) out[field] = ops;
+  }
+  return out as MongoFilter<Doc>;
+}
+
+function isDuplicateKey(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 11000;
+}
+
+/** The database named in the URL's path, if any (`mongodb://host:27017/calendar?...`). */
+function dbNameFromUrl(url: string): string | undefined {
+  const path = /^mongodb(?:\+srv)?:\/\/[^/?]*\/([^?]*)/.exec(url)?.[1];
+  return path ? decodeURIComponent(path) : undefined;
+}
+
+export async function openMongoReadStore(url: string, dbName?: string): Promise<ReadStore> {
+  // ignoreUndefined: an undefined field is left out, as JSON.stringify does in the embedded store.
+  const client = new MongoClient(url, { ignoreUndefined: true });
+  await client.connect();
+  const db = client.db(dbName ?? dbNameFromUrl(url) ?? 'calendar');
+
+  function collection<T extends Doc = Doc>(name: string): Collection<T> {
+    const c = db.collection<Doc>(name);
+    /** After a duplicate-key error: is the stored document with this id the reason the write was refused? */
+    const storedIsNewer = async (doc: Doc) => {
+      const current = await c.findOne({ _id: doc._id }, { projection: { _pos: 1 } });
+      return current !== null && !(typeof current._pos === 'number' && current._pos < (doc._pos as number));
+    };
+    return {
+      async get(id) {
+        return (await c.findOne({ _id: id })) as T | null;
+      },
+      async find(filter, options = {}) {
+        const cursor = c.find(toMongo(filter));
+        if (options.sort?.length) cursor.sort(options.sort);
+        if (options.limit && options.limit > 0) cursor.limit(options.limit);
+        return (await cursor.toArray()) as T[];
+      },
+      async count(filter) {
+        return c.countDocuments(toMongo(filter));
+      },
+      async put(doc) {
+        await c.replaceOne({ _id: doc._id }, doc, { upsert: true });
+      },
+      async putIfNewer(doc) {
+        if (typeof doc._pos !== 'number') throw new Error(`${name}: putIfNewer needs a numeric _pos`);
+        try {
+          await c.replaceOne({ _id: doc._id, _pos: { $lt: doc._pos } }, doc, { upsert: true });
+          return true;
+        } catch (e) {
+          // No match because the stored document is at or past _pos: the upsert then collides on _id.
+          if (isDuplicateKey(e) && (await storedIsNewer(doc))) return false;
+          throw e;
+        }
+      },
+      async insertNew(doc) {
+        try {
+          await c.insertOne(doc as OptionalUnlessRequiredId<Doc>);
+          return true;
+        } catch (e) {
+          // A duplicate on another unique index must still surface as an error.
+          if (isDuplicateKey(e) && (await c.countDocuments({ _id: doc._id }, { limit: 1 })) > 0) return false;
+          throw e;
+        }
+      },
+      async delete(id) {
+        await c.deleteOne({ _id: id });
+      },
+      async deleteMany(filter) {
+        return (await c.deleteMany(toMongo(filter))).deletedCount;
+      },
+      async ensureIndex(fields, options = {}) {
+        if (fields.length === 0) throw new Error(`${name}: an index needs at least one field`);
+        await c.createIndex(Object.fromEntries(fields.map((f) => [f, 1 as const])), options.unique ? { unique: true } : {});
+      },
+      async drop() {
+        await c.drop();
+      },
+    };
+  }
+
+  return {
+    collection,
+    async listCollections() {
+      const infos = await db.listCollections({}, { nameOnly: true }).toArray();
+      return infos.map((info) => info.name).filter((n) => !n.startsWith('system.'));
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The log is the outbox: the relay follows the event store into the bus, keyed by stream id (so one aggregate's
+ * events stay in order), and moves its checkpoint only after the bus acknowledged. A crash re-publishes from the
+ * checkpoint, so consumers see each event at least once and dedupe on the event id.
+ */
+import type { Logger } from 'pino';
+import type { Bus } from '../bus/bus.port';
+import type { EventStore, RecordedEvent, Subscription } from '../eventstore/event-store.port';
+import type { ReadStore } from '../readstore/read-store.port';
+
+export const RELAY_CHECKPOINT = 'relay';
+const MAX_BATCH = 500;
+
+export class Relay {
+  private sub: Subscription | null = null;
+  private pending: RecordedEvent[] = [];
+  private flushing: Promise<void> | null = null;
+  private acked = 0;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly bus: Bus,
+    private readonly store: ReadStore,
+    private readonly topic: string,
+    private readonly log: Logger,
+  ) {}
+
+  get position(): number {
+    return this.acked;
+  }
+
+  async start(): Promise<void> {
+    const cp = await this.store.collection('_checkpoints').get(RELAY_CHECKPOINT);
+    this.acked = (cp?.position as number | undefined) ?? 0;
+    this.sub = this.events.subscribeAll(this.acked, async (e) => {
+      this.pending.push(e);
+      this.scheduleFlush();
+      if (this.pending.length >= MAX_BATCH) await this.flushing;
+    });
+    this.sub.done.catch((err) => this.log.error({ err }, 'relay stopped on an error'));
+  }
+
+  private scheduleFlush(): void {
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        await this.publishWithRetry(batch);
+        this.acked = batch[batch.length - 1].position;
+        await this.store.collection('_checkpoints').put({ _id: RELAY_CHECKPOINT, position: this.acked, at: new Date().toISOString() });
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async publishWithRetry(batch: RecordedEvent[]): Promise<void> {
+    const messages = batch.map((e) => ({
+      key: e.streamId,
+      value: JSON.stringify(e),
+      headers: { 'event-id': e.id, 'event-type': e.type },
+    }));
+    for (let delay = 100; ; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        return await this.bus.publish(this.topic, messages);
+      } catch (err) {
+        this.log.warn({ err, delay }, 'bus publish failed; retrying');
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.sub?.stop();
+    await this.flushing;
+  }
+}

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventStore } from '../../services/eventstore/event-store.port';
+import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
+import { eventStoreContract, eventually, newEvent, newStream } from './event-store.contract';
+
+const dirs: string[] = [];
+const freshFile = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
+  dirs.push(dir);
+  return join(dir, 'events.sqlite');
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+eventStoreContract('embedded SQLite', () => openSqliteEventStore(freshFile()));
+
+describe('embedded SQLite event store', () => {
+  it('keeps events and positions across close and reopen', async () => {
+    const file = freshFile();
+    const s = newStream();
+    let store: EventStore = await openSqliteEventStore(file);
+    const first = await store.append(s, [newEvent('a', { ü: '→' }), newEvent('b')], 'no_stream');
+    const before = await store.readStream(s);
+    await store.close();
+
+    store = await openSqliteEventStore(file);
+    try {
+      expect(await store.readStream(s)).toEqual(before);
+      expect(await store.headPosition()).toBe(first.position);
+      const next = await store.append(s, [newEvent('c')], 1);
+      expect(next).toEqual({ revision: 2, position: first.position + 1 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('commits a group of 200 concurrent appends to different streams', async () => {
+    const store = await openSqliteEventStore(freshFile());
+    try {
+      const streams = Array.from({ length: 200 }, () => newStream());
+      const results = await Promise.all(streams.map((s) => store.append(s, [newEvent(), newEvent()], 'no_stream')));
+      const positions = results.map((r) => r.position);
+      expect(new Set(positions).size).toBe(200);
+      expect(results.every((r) => r.revision === 1)).toBe(true);
+      const log = await store.readAll(0, 1000);
+      expect(log).toHaveLength(400);
+      expect(await store.headPosition()).toBe(log[399].position);
+      for (const [i, s] of streams.entries()) {
+        const events = await store.readStream(s);
+        expect(events.map((e) => e.revision)).toEqual([0, 1]);
+        expect(events[1].position).toBe(positions[i]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("answers a retry with 'any' or a newer expected revision with the original result", async () => {
+    const store = await openSqliteEventStore(freshFile());
+    try {
+      const s = newStream();
+      const batch = [newEvent()];
+      const original = await store.append(s, batch, 'any');
+      await store.append(s, [newEvent()], 0);
+      expect(await store.append(s, batch, 'any')).toEqual(original);
+      expect(await store.append(s, batch, 1)).toEqual(original);
+      expect(await store.readStream(s)).toHaveLength(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses an event id already stored in another stream, failing alone within its group', async () => {
+    const store = await openSqliteEventStore(freshFile());
+    try {
+      const e = newEvent();
+      await store.append(newStream(), [e], 'no_stream');
+      const other = newStream();
+      const [dup, ok] = await Promise.allSettled([
+        store.append(other, [e], 'no_stream'),
+        store.append(newStream(), [newEvent()], 'no_stream'),
+      ]);
+      expect(dup.status).toBe('rejected');
+      expect(ok.status).toBe('fulfilled');
+      expect(await store.readStream(other)).toEqual([]);
+      const x = newEvent();
+      await expect(store.append(other, [x, { ...newEvent(), id: x.id }], 'any')).rejects.toThrow(/duplicate/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('sees events appended through another connection to the same file (poll fallback)', async () => {
+    const file = freshFile();
+    const reader = await openSqliteEventStore(file);
+    const writer = await openSqliteEventStore(file);
+    try {
+      const s = newStream();
+      const got: string[] = [];
+      const sub = reader.subscribeAll(0, async (e) => void got.push(e.id));
+      const e = newEvent();
+      await writer.append(s, [e], 'no_stream');
+      await eventually(() => got.length > 0, 2000);
+      expect(got).toEqual([e.id]);
+      await sub.stop();
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
+  it('stops subscriptions on close and refuses appends afterwards', async () => {
+    const store = await openSqliteEventStore(freshFile());
+    const sub = store.subscribeAll(0, async () => undefined);
+    await store.close();
+    await expect(sub.done).resolves.toBeUndefined();
+    await expect(store.append(newStream(), [newEvent()], 'any')).rejects.toThrow(/closed/);
+  });
+});

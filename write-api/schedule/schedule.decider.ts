@@ -1,0 +1,171 @@
+/**
+ * The Space schedule: one stream per Space (`space-<id>`) holding the Space, its calendars and their events, so
+ * that time and resource conflicts are decided inside one consistency boundary.
+ */
+import type { DomainEvent } from '../../contracts/domain-events';
+import type { Event } from '../../contracts/events';
+import type { Calendar, Space } from '../../contracts/spaces';
+import type { Decider } from '../../services/commands/decider';
+import { ApiError, conflict, notFound, versionMismatch } from '../../services/errors';
+import { checkRule } from '../../services/time/recurrence';
+import { findConflicts } from './conflicts';
+
+export interface ScheduleState {
+  space: Space | null;
+  calendars: Map<string, Calendar>;
+  events: Map<string, Event>;
+}
+
+export type EventFields = Omit<
+  Event,
+  'id' | 'spaceId' | 'status' | 'createdBy' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'version'
+>;
+
+export type ScheduleCommand =
+  | { type: 'CreateSpace'; space: Space; calendar: Calendar }
+  | { type: 'CreateCalendar'; actorId: string; calendar: Calendar }
+  | { type: 'CreateEvent'; actorId: string; eventId: string; fields: EventFields; now: string }
+  | {
+      type: 'UpdateEvent';
+      actorId: string;
+      eventId: string;
+      changes: Partial<EventFields>;
+      expectedVersion?: number;
+      now: string;
+    }
+  | { type: 'CancelEvent'; actorId: string; eventId: string; expectedVersion?: number; now: string }
+  | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string };
+
+type ScheduleEvent = Extract<
+  DomainEvent,
+  { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }
+>;
+
+const canUse = (state: ScheduleState, userId: string) => state.space !== null && state.space.ownerId === userId;
+
+function requireMember(state: ScheduleState, userId: string): Space {
+  if (!state.space || !canUse(state, userId)) throw notFound('Space');
+  return state.space;
+}
+
+function requireEvent(state: ScheduleState, actorId: string, eventId: string): Event {
+  const event = state.events.get(eventId);
+  if (!event || event.status === 'cancelled' || !canUse(state, actorId)) throw notFound('Event');
+  return event;
+}
+
+function checkVersion(event: Event, expected: number | undefined): void {
+  if (expected !== undefined && expected !== event.version) throw versionMismatch();
+}
+
+function validate(state: ScheduleState, candidate: Event, now: string): void {
+  if (!state.calendars.has(candidate.calendarId)) throw notFound('Calendar');
+  if (Date.parse(candidate.endsAt) <= Date.parse(candidate.startsAt)) {
+    throw new ApiError(400, 'invalid_request', 'endsAt must be after startsAt', {
+      issues: [{ path: 'endsAt', message: 'must be after startsAt' }],
+    });
+  }
+  if (candidate.recurrenceRule) {
+    const problem = checkRule(candidate);
+    if (problem) {
+      throw new ApiError(400, 'invalid_request', `recurrenceRule ${problem}`, {
+        issues: [{ path: 'recurrenceRule', message: problem }],
+      });
+    }
+  }
+  const found = findConflicts(candidate, state.events.values(), Date.parse(now));
+  if (found.resource.length) {
+    throw conflict('resource_conflict', 'A resource of this event is already booked at that time', {
+      conflicts: found.resource,
+    });
+  }
+  if (found.time.length) {
+    throw conflict('time_conflict', 'The event overlaps another busy event in this calendar', {
+      conflicts: found.time,
+    });
+  }
+}
+
+export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
+  initialState: () => ({ space: null, calendars: new Map(), events: new Map() }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateSpace':
+        if (state.space) return [];
+        return [
+          { type: 'space.created', data: { space: command.space } },
+          { type: 'calendar.created', data: { calendar: command.calendar } },
+        ];
+      case 'CreateCalendar':
+        requireMember(state, command.actorId);
+        return [{ type: 'calendar.created', data: { calendar: command.calendar } }];
+      case 'CreateEvent': {
+        const space = requireMember(state, command.actorId);
+        if (state.events.has(command.eventId)) throw conflict('duplicate_id', 'An event with this id exists');
+        const event: Event = {
+          ...command.fields,
+          id: command.eventId,
+          spaceId: space.id,
+          status: 'confirmed',
+          createdBy: command.actorId,
+          createdAt: command.now,
+          updatedAt: command.now,
+          deletedAt: null,
+          version: 1,
+        };
+        validate(state, event, command.now);
+        return [{ type: 'event.created', data: event }];
+      }
+      case 'UpdateEvent': {
+        const current = requireEvent(state, command.actorId, command.eventId);
+        checkVersion(current, command.expectedVersion);
+        const next: Event = { ...current, ...command.changes, updatedAt: command.now, version: current.version + 1 };
+        validate(state, next, command.now);
+        return [{ type: 'event.updated', data: next }];
+      }
+      case 'CancelEvent': {
+        const current = requireEvent(state, command.actorId, command.eventId);
+        checkVersion(current, command.expectedVersion);
+        const cancelled: Event = {
+          ...current,
+          status: 'cancelled',
+          updatedAt: command.now,
+          deletedAt: command.now,
+          version: current.version + 1,
+        };
+        return [{ type: 'event.cancelled', data: cancelled }];
+      }
+      case 'AnswerInvitation': {
+        const current = state.events.get(command.eventId);
+        const email = command.email.toLowerCase();
+        const index = current?.attendees.findIndex((a) => a.userId === command.userId || a.email.toLowerCase() === email);
+        if (!current || current.status === 'cancelled' || index === undefined || index < 0) throw notFound('Event');
+        const attendees = current.attendees.map((a, i) =>
+          i === index ? { ...a, userId: command.userId, response: command.answer } : a,
+        );
+        const next: Event = { ...current, attendees, updatedAt: command.now, version: current.version + 1 };
+        return [{ type: 'event.updated', data: next }];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'space.created':
+        state.space = event.data.space;
+        break;
+      case 'calendar.created':
+        state.calendars.set(event.data.calendar.id, event.data.calendar);
+        break;
+      case 'event.created':
+      case 'event.updated':
+      case 'event.cancelled':
+        state.events.set(event.data.id, event.data);
+        break;
+    }
+    return state;
+  },
+};
+
+export const scheduleStream = (spaceId: string) => `space-${spaceId}`;
