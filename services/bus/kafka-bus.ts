@@ -81,32 +81,32 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
       private readonly handler: (message: ConsumedMessage) => Promise<void>,
     ) {}
 
-    async handle(message: ConsumedMessage, heartbeat: () => Promise<void>): Promise<void> {
-      if (this.stopping) return; // not handled, not committed: the group's next consumer gets it
-      let finished: () => void = () => undefined;
-      this.inFlight = new Promise((resolve) => (finished = resolve));
-      try {
-        for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
-          try {
-            await this.handler({ ...message, headers: { ...message.headers } });
-            break;
-          } catch (e) {
-            this.lastError = e;
-          }
-          if (this.stopping) return;
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, delay);
-            this.wake = () => (clearTimeout(timer), resolve());
-          });
-          if (this.stopping) return;
-          await heartbeat(); // throws when the group rebalances: kafkajs rejoins, the message stays uncommitted
+    handle(message: ConsumedMessage, heartbeat: () => Promise<void>): Promise<void> {
+      if (this.stopping) return Promise.resolve(); // not handled, not committed: the group's next consumer gets it
+      const handling = this.handleUntilDone(message, heartbeat);
+      this.inFlight = handling.catch(() => undefined);
+      return handling;
+    }
+
+    private async handleUntilDone(message: ConsumedMessage, heartbeat: () => Promise<void>): Promise<void> {
+      for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+        try {
+          await this.handler({ ...message, headers: { ...message.headers } });
+          break;
+        } catch (e) {
+          this.lastError = e;
         }
-        this.lastError = undefined;
-        const next = (BigInt(message.offset) + 1n).toString();
-        await this.consumer.commitOffsets([{ topic: message.topic, partition: message.partition, offset: next }]);
-      } finally {
-        finished();
+        if (this.stopping) return;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          this.wake = () => (clearTimeout(timer), resolve());
+        });
+        if (this.stopping) return;
+        await heartbeat(); // throws when the group rebalances: kafkajs rejoins, the message stays uncommitted
       }
+      this.lastError = undefined;
+      const next = (BigInt(message.offset) + 1n).toString();
+      await this.consumer.commitOffsets([{ topic: message.topic, partition: message.partition, offset: next }]);
     }
 
     stop(): Promise<void> {
@@ -149,6 +149,7 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
             if (!payload.restart) (offJoin(), offCrash(), reject(payload.error));
           });
         });
+        joined.catch(() => undefined); // awaited below; this only keeps an early crash from counting as unhandled
         await consumer.run({
           autoCommit: false,
           eachMessage: ({ topic: t, partition, message, heartbeat }) =>

@@ -1,5 +1,5 @@
 import { RRuleTemporal } from 'rrule-temporal';
-import { Temporal } from 'temporal-polyfill';
+import { zonedDateTimeText } from './zone';
 
 export interface Recurring {
   startsAt: string;
@@ -25,7 +25,8 @@ function normalise(rule: string): string {
 function ruleFor(ev: Recurring): RRuleTemporal {
   let r = rules.get(ev);
   if (!r) {
-    const dtstart = Temporal.Instant.from(ev.startsAt).toZonedDateTimeISO(ev.timeZone);
+    const text = zonedDateTimeText(Date.parse(ev.startsAt), ev.timeZone);
+    const dtstart = { timeZoneId: ev.timeZone, toString: () => text };
     r = new RRuleTemporal({ rruleString: normalise(ev.recurrenceRule!), dtstart, maxIterations: 100_000 });
     rules.set(ev, r);
   }

@@ -1,0 +1,85 @@
+/**
+ * Starts the whole service in this process on a fresh data directory and a free port, on the embedded stores
+ * unless the environment names real engines (then those are used, as CI does in its second pass).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { startService, type Service } from '../../services/composition';
+import { loadConfig } from '../../services/config';
+
+export interface TestService {
+  service: Service;
+  base: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'calendar-test-'));
+  const config = loadConfig({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    MONGO_DB: `test_${path.basename(dataDir).replace(/\W/g, '_')}`,
+    KAFKA_TOPIC: `test.${path.basename(dataDir).replace(/\W/g, '_')}`,
+    PASSWORD_HASH_COST: '1024',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const service = await startService(config, pino({ level: 'silent' }));
+  return { service, base: `${service.url}/api/v1`, dataDir, stop: () => service.stop() };
+}
+
+export interface Client {
+  token: string;
+  userId: string;
+  email: string;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+let counter = 0;
+
+/** Signs up a fresh user and returns a client that sends its session token. */
+export async function signUp(base: string, overrides: Record<string, unknown> = {}): Promise<Client> {
+  const email = `user${Date.now()}-${counter++}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const res = await request(base, 'POST', '/auth/signup', { email, password: 'correct horse', name: 'Test User', ...overrides });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const token = res.body.session.token as string;
+  return {
+    token,
+    userId: res.body.user.id,
+    email: res.body.user.email,
+    call: (method, p, body, headers = {}) => request(base, method, p, body, { authorization: `Bearer ${token}`, ...headers }),
+  };
+}
