@@ -1,0 +1,90 @@
+/**
+ * Child processes of the bench: the bare express baseline, the real service (`node dist/services/main.js`) and the
+ * load generator used while the service runs in this process. Every child is killed when the bench exits.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort, sleep, tempDir, waitForHttp } from './util';
+
+const children = new Set<ChildProcess>();
+let hooked = false;
+
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  if (!hooked) {
+    hooked = true;
+    process.once('exit', killAll);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.once(signal, () => {
+        killAll();
+        process.exit(130);
+      });
+    }
+  }
+  return child;
+}
+
+/** Synchronous last resort (process 'exit'): SIGKILL whatever is still running. */
+export function killAll(): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/** SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (!alive(child)) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = sleep(graceMs).then(() => 'timeout' as const);
+  if ((await Promise.race([exited, timer])) === 'timeout') {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+export interface ChildServer {
+  child: ChildProcess;
+  url: string;
+  dataDir?: string;
+  stop(): Promise<void>;
+}
+
+/** The bare express "hello world" in a child; it tells its port over IPC. */
+export async function startHelloServer(): Promise<ChildServer> {
+  const child = track(fork(path.join(__dirname, 'hello-server.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`hello server exited (${code})`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/hello`, 10_000, () => alive(child));
+  return { child, url, stop: () => stopChild(child) };
+}
+
+/**
+ * The real service as it runs in production: `node dist/services/main.js` on a fresh DATA_DIR.
+ * BENCH_CPU_PROF=<dir> runs it under --cpu-prof (the profile is written when it exits on SIGTERM).
+ */
+export async function startServiceChild(env: Record<string, string> = {}): Promise<ChildServer> {
+  const dataDir = tempDir('service');
+  const port = await freePort();
+  const main = path.resolve(__dirname, '..', '..', 'services', 'main.js');
+  const prof = process.env.BENCH_CPU_PROF;
+  const args = prof ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(prof), main] : [main];
+  const child = track(
+    spawn(process.execPath, args, {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/readyz`, 20_000, () => alive(child));
+  return { child, url, dataDir, stop: () => stopChild(child, 10_000) };
+}
+
+/** A child process that runs one autocannon load (see load-child.ts) and sends its result back. */
+export function forkLoadChild(): ChildProcess {
+  return track(fork(path.join(__dirname, 'load-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+}

@@ -1,0 +1,94 @@
+/**
+ * HTTP load runs with autocannon. A load is described by plain data (LoadSpec) so it can run in this process or be
+ * sent to load-child.ts over IPC; every run uses the same connection count and duration.
+ */
+import autocannon from 'autocannon';
+import { eventBody } from './util';
+
+export const CONNECTIONS = 50;
+
+export type LoadSpec =
+  | { kind: 'hello'; url: string; seconds: number; connections?: number }
+  /** POST /events: each request a new event in its own 30-minute slot; request i is sent as user tokens[i % n]. */
+  | { kind: 'post-events'; url: string; seconds: number; tokens: string[]; baseMs: number; firstSlot?: number; connections?: number }
+  | { kind: 'get-events'; url: string; seconds: number; token: string; from: string; to: string; connections?: number };
+
+export interface LoadResult {
+  label: string;
+  seconds: number;
+  connections: number;
+  /** Successful (2xx) responses per second. */
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** POST runs: how many slots (events) were requested. */
+  sent?: number;
+}
+
+function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number } {
+  const base = { url: spec.url, connections: spec.connections ?? CONNECTIONS, duration: spec.seconds, timeout: 30 };
+  switch (spec.kind) {
+    case 'hello':
+      return { opts: { ...base, url: `${spec.url}/hello` }, sent: () => 0 };
+    case 'get-events': {
+      const path = `/api/v1/events?from=${encodeURIComponent(spec.from)}&to=${encodeURIComponent(spec.to)}`;
+      return {
+        opts: { ...base, method: 'GET', requests: [{ method: 'GET', path, headers: { authorization: `Bearer ${spec.token}` } }] },
+        sent: () => 0,
+      };
+    }
+    case 'post-events': {
+      // A process-wide counter: every request (whatever its connection) gets the next free slot, so no two
+      // events overlap and none conflicts. Tokens rotate per request (one user when there is one token).
+      let slot = spec.firstSlot ?? 0;
+      let sent = 0;
+      const headers = spec.tokens.map((t) => ({ 'content-type': 'application/json', authorization: `Bearer ${t}` }));
+      return {
+        opts: {
+          ...base,
+          requests: [
+            {
+              method: 'POST',
+              path: '/api/v1/events',
+              setupRequest: (req) => {
+                const i = slot++;
+                sent++;
+                return { ...req, headers: headers[i % headers.length], body: JSON.stringify(eventBody(spec.baseMs, i)) };
+              },
+            },
+          ],
+        },
+        sent: () => sent,
+      };
+    }
+  }
+}
+
+export async function runLoad(label: string, spec: LoadSpec): Promise<LoadResult> {
+  const { opts, sent } = options(spec);
+  const r = await autocannon(opts);
+  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, Number(v.count)]));
+  return {
+    label,
+    seconds: r.duration,
+    connections: opts.connections!,
+    rps: r['2xx'] / r.duration,
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    ok: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statusCodes,
+    ...(spec.kind === 'post-events' ? { sent: sent() } : {}),
+  };
+}

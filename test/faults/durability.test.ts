@@ -1,0 +1,94 @@
+/**
+ * An acknowledged write survives SIGKILL: the service runs as a child process (the built dist), is killed right
+ * after answers arrive, restarted on the same DATA_DIR, and every acknowledged event must be there.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from '../support/service';
+
+const MAIN = path.resolve(__dirname, '../../dist/services/main.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '1024' },
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error('service did not start');
+}
+
+const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+describe('durability under SIGKILL', () => {
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
+  });
+
+  it('keeps every event whose 201 was sent, across kill -9 and restart', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'calendar-kill-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    let child = await start(dataDir, port);
+    const signup = await request(base, 'POST', '/auth/signup', { email: 'kill@example.com', password: 'long enough', name: 'K' });
+    expect(signup.status).toBe(201);
+    const auth = { authorization: `Bearer ${signup.body.session.token}` };
+
+    const first = await request(base, 'POST', '/events', { title: 'acked', startsAt: '2026-12-01T09:00:00Z', endsAt: '2026-12-01T10:00:00Z' }, auth);
+    expect(first.status).toBe(201);
+    await killed(child); // right after the 201
+
+    child = await start(dataDir, port);
+    // A burst in flight when the process dies: the ones answered 201 must survive, the others may be lost.
+    const acked: string[] = [];
+    let killAt: () => void = () => undefined;
+    const fewAcked = new Promise<void>((resolve) => (killAt = resolve));
+    const burst = Array.from({ length: 200 }, (_, i) =>
+      request(base, 'POST', '/events', { title: `burst ${i}`, busy: false, startsAt: '2026-12-02T09:00:00Z', endsAt: '2026-12-02T10:00:00Z' }, auth)
+        .then((r) => {
+          if (r.status === 201) acked.push(r.body.event.id);
+          if (acked.length === 5) killAt();
+        })
+        .catch(() => undefined),
+    );
+    await fewAcked;
+    await killed(child);
+    await Promise.all(burst);
+    expect(acked.length).toBeGreaterThanOrEqual(5);
+
+    child = await start(dataDir, port);
+    try {
+      const again = await request(base, 'GET', `/events/${first.body.event.id}`, undefined, auth);
+      expect(again.status).toBe(200);
+      expect(again.body.event.title).toBe('acked');
+      for (const id of acked) {
+        expect((await request(base, 'GET', `/events/${id}`, undefined, auth)).status).toBe(200);
+      }
+    } finally {
+      await killed(child);
+    }
+  }, 60_000);
+});
