@@ -20,6 +20,8 @@ const Config = z.object({
   /** Writes answer once the read model has their events, so a plain GET after a 201 sees the change. */
   WRITE_WAITS_FOR_PROJECTION: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   WEB_ORIGIN: z.string().optional(),
+  /** Bearer token for the operator endpoints under /admin; they answer 404 while it is unset. */
+  ADMIN_TOKEN: z.string().min(16).optional(),
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).max(1 << 20).default(1 << 15),
 });
 

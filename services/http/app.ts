@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Operation } from '../../contracts/operation';
 import type { AppContext } from '../app-context';
+import { adminRouter } from './admin';
 import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { Idempotency } from './idempotency';
@@ -59,6 +60,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   };
   for (const r of options.routes) mount(api, deps, r);
   http.use(BASE_PATH, api);
+  http.use('/admin', express.json({ limit: '16kb' }), adminRouter(app));
   http.use(notFoundRoute);
   http.use(errorHandler);
   return http;

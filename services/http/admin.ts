@@ -1,0 +1,46 @@
+/**
+ * Operator endpoints, outside the public API: projection status and rebuild. Enabled by ADMIN_TOKEN. A rebuild is
+ * requested in the projection registry, which every projector process polls, so it works wherever the API runs.
+ */
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import { REGISTRY, type RegistryDoc } from '../../projections/watermarks';
+import type { AppContext } from '../app-context';
+import { ApiError } from '../errors';
+
+function authorized(req: Request, token: string): boolean {
+  const given = Buffer.from(req.get('Authorization') ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function adminRouter(app: AppContext): Router {
+  const router = Router();
+  const token = app.config.ADMIN_TOKEN;
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    if (!token) return next(new ApiError(404, 'not_found', 'Admin endpoints are disabled (set ADMIN_TOKEN)'));
+    if (!authorized(req, token)) return next(new ApiError(401, 'unauthenticated', 'Admin token required'));
+    next();
+  });
+  const registry = () => app.store.collection<RegistryDoc>(REGISTRY);
+
+  router.get('/projections', async (_req, res) => {
+    const head = await app.events.headPosition();
+    const projections = await Promise.all(
+      app.projectionNames.map(async (name) => ({
+        name,
+        registry: await registry().get(name),
+        position: await app.watermarks.position(name),
+      })),
+    );
+    res.json({ head, projections });
+  });
+
+  router.post('/projections/:name/rebuild', async (req, res) => {
+    const reg = await registry().get(req.params.name);
+    if (!reg) throw new ApiError(404, 'not_found', `No projection named ${req.params.name}`);
+    await registry().put({ ...reg, rebuildRequested: true });
+    res.status(202).json({ name: reg._id, rebuildRequested: true });
+  });
+  return router;
+}

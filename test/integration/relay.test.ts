@@ -1,0 +1,65 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { openEmbeddedBus } from '../../services/bus/embedded-bus';
+import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
+import type { RecordedEvent } from '../../services/eventstore/event-store.port';
+import { newId } from '../../services/ids';
+import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+import { consumeDomainEvents } from '../../services/relay/event-consumer';
+import { Relay } from '../../services/relay/relay';
+
+const meta = { userId: null, correlationId: 'c', causationId: 'c', occurredAt: '2026-11-22T00:00:00Z', schemaVersion: 1 };
+const log = pino({ level: 'silent' });
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('relay: the event log as the outbox', () => {
+  it('carries every event into the bus keyed by stream, once per consumer group across restarts', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'relay-'));
+    const open = async () => ({
+      events: await openSqliteEventStore(path.join(dir, 'events.sqlite')),
+      store: await openEmbeddedReadStore(path.join(dir, 'read.sqlite')),
+      bus: await openEmbeddedBus(path.join(dir, 'bus.sqlite')),
+    });
+    let ports = await open();
+    const append = (stream: string, n: number) =>
+      ports.events.append(stream, [{ id: newId(), type: 'thing.happened', data: { n }, metadata: meta }], 'any');
+    for (let i = 0; i < 10; i++) await append(`a-${i % 2}`, i);
+
+    const seen: RecordedEvent[] = [];
+    let relay = new Relay(ports.events, ports.bus, ports.store, 'domain', log);
+    await relay.start();
+    let consumer = await consumeDomainEvents(ports.bus, ports.store, 'domain', 'test-group', async (e) => void seen.push(e));
+    await until(() => seen.length === 10);
+    await consumer.stop();
+    await relay.stop();
+
+    // Lose the relay checkpoint: it republishes everything, and the consumer's dedupe keeps each event once.
+    await ports.store.collection('_checkpoints').delete('relay');
+    for (const p of Object.values(ports)) await p.close();
+    ports = await open();
+    for (let i = 10; i < 15; i++) await append(`a-${i % 2}`, i);
+    relay = new Relay(ports.events, ports.bus, ports.store, 'domain', log);
+    await relay.start();
+    consumer = await consumeDomainEvents(ports.bus, ports.store, 'domain', 'test-group', async (e) => void seen.push(e));
+    await until(() => seen.length >= 15);
+    await new Promise((r) => setTimeout(r, 300));
+    await consumer.stop();
+    await relay.stop();
+    for (const p of Object.values(ports)) await p.close();
+
+    expect(seen.map((e) => (e.data as { n: number }).n).sort((a, b) => a - b)).toEqual([...Array(15).keys()]);
+    for (const stream of ['a-0', 'a-1']) {
+      const ns = seen.filter((e) => e.streamId === stream).map((e) => e.revision);
+      expect(ns).toEqual([...ns].sort((a, b) => a - b));
+    }
+  });
+});
