@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const Uuid = z.uuid();
+/** Any 8-4-4-4-12 hex id (not only RFC 9562 versions), so well-formed but unknown ids are 404, not 400. */
+export const Uuid = z.guid();
 export const DateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time; answers are always UTC');
 export const IsoDate = z.iso.date().describe('YYYY-MM-DD');
 

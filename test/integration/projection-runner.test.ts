@@ -113,7 +113,7 @@ describe('projection runner', () => {
     await runner.rebuild('counter');
     await until(async () => (await store.collection(REGISTRY).get('counter'))?.active !== before.active);
     const after = (await store.collection(REGISTRY).get('counter'))!;
-    expect(after.generation).toBe(before.generation + 1);
+    expect(after.generation).toBe((before.generation as number) + 1);
     const docs = await readers.docs('counter');
     expect((await docs('counts').get('s-0'))?.n).toBe(17);
     const status = await runner.status();
