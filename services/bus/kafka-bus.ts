@@ -51,20 +51,15 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
   };
 
   /**
-   * Kafka's "latest" for a group without offsets is resolved only when its consumer first fetches, so a message
-   * published right after subscribe could be missed; and until the first commit a restart would move "latest"
-   * again. So a new group starting from the end gets the current end offsets committed before it joins.
+   * For a new group starting from the end: the current end offsets of the partitions it has no committed offset for.
+   * Kafka would resolve "latest" only at the consumer's first fetch, after the join, so a message published right
+   * after subscribe could be missed; seeking to offsets taken before the join closes that gap.
    */
-  const startNewGroupAtEnd = async (group: string, topic: string) => {
+  const endsWithoutCommit = async (group: string, topic: string): Promise<Map<number, string>> => {
     const [committed] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-    if (committed && committed.partitions.some((p) => p.offset !== '-1')) return;
+    const hasCommit = new Set(committed?.partitions.filter((p) => p.offset !== '-1').map((p) => p.partition));
     const ends = await admin.fetchTopicOffsets(topic);
-    try {
-      await admin.setOffsets({ groupId: group, topic, partitions: ends.map(({ partition, offset }) => ({ partition, offset })) });
-    } catch (e) {
-      // Another member of the group is already running: it owns the starting point.
-      if (!/no running instances/.test((e as Error).message)) throw e;
-    }
+    return new Map(ends.filter((p) => !hasCommit.has(p.partition)).map((p) => [p.partition, p.offset]));
   };
 
   const consumers = new Set<KafkaConsumer>();
@@ -136,15 +131,25 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
     async subscribe(group, topic, handler, subscribeOptions = {}) {
       const fromBeginning = subscribeOptions.fromBeginning ?? false;
       await ensureTopic(topic);
-      if (!fromBeginning) await startNewGroupAtEnd(group, topic);
-      const consumer = kafka.consumer({ groupId: group, allowAutoTopicCreation: false });
+      const startAt = fromBeginning ? new Map<number, string>() : await endsWithoutCommit(group, topic);
+      // maxWaitTimeInMs bounds the fetch long-poll, which stop() has to wait out (Java's default is 500 ms too).
+      const consumer = kafka.consumer({ groupId: group, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
       const wrapper = new KafkaConsumer(consumer, handler);
       try {
         await consumer.connect();
         await consumer.subscribe({ topics: [topic], fromBeginning });
-        // run() can return before the group is joined (a failed join is retried in the background).
+        // run() can return before the group is joined (a failed join is retried in the background). The listener
+        // runs synchronously within the join, so the seeks apply to the very first fetch.
         const joined = new Promise<void>((resolve, reject) => {
-          const offJoin = consumer.on(consumer.events.GROUP_JOIN, () => (offJoin(), offCrash(), resolve()));
+          const offJoin = consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+            offJoin();
+            offCrash();
+            for (const partition of payload.memberAssignment[topic] ?? []) {
+              const offset = startAt.get(partition);
+              if (offset !== undefined) consumer.seek({ topic, partition, offset });
+            }
+            resolve();
+          });
           const offCrash = consumer.on(consumer.events.CRASH, ({ payload }) => {
             if (!payload.restart) (offJoin(), offCrash(), reject(payload.error));
           });

@@ -27,7 +27,12 @@ interface State {
   unique: Array<{ def: IndexDef; owners: Map<string, string> }>;
 }
 
-const OPERATORS = new Set(['$in', '$gt', '$gte', '$lt', '$lte', '$ne']);
+const RANGE: Record<string, (order: number) => boolean> = {
+  $gt: (order) => order > 0,
+  $gte: (order) => order >= 0,
+  $lt: (order) => order < 0,
+  $lte: (order) => order <= 0,
+};
 
 // ---- values: MongoDB's comparison rules for the types JSON documents hold ----
 
@@ -99,17 +104,15 @@ function compileCondition(field: string, cond: Condition): ((doc: Doc) => boolea
   const tests: Array<(v: unknown) => boolean> = [];
   for (const [op, c] of Object.entries(cond)) {
     if (c === undefined) continue;
-    if (!OPERATORS.has(op)) throw new Error(`filter on "${field}": unsupported operator ${op}`);
     if (op === '$in') {
       if (!Array.isArray(c)) throw new Error(`filter on "${field}": $in needs an array`);
       tests.push((v) => c.some((x) => equals(v, x)));
     } else if (op === '$ne') {
       tests.push((v) => !equals(v, c as Scalar | null));
+    } else if (Object.hasOwn(RANGE, op)) {
+      tests.push((v) => inRange(v, c as Scalar, RANGE[op]));
     } else {
-      const ok = { $gt: (o: number) => o > 0, $gte: (o: number) => o >= 0, $lt: (o: number) => o < 0, $lte: (o: number) => o <= 0 }[
-        op as '$gt' | '$gte' | '$lt' | '$lte'
-      ];
-      tests.push((v) => inRange(v, c as Scalar, ok));
+      throw new Error(`filter on "${field}": unsupported operator ${op}`);
     }
   }
   return (doc) => tests.every((test) => test(doc[field]));
@@ -151,16 +154,22 @@ function uniqueKey(def: IndexDef, doc: Doc): string {
   return JSON.stringify(def.fields.map((f) => doc[f] ?? null));
 }
 
+function addToIndex(index: Map<unknown, Set<string>>, doc: Doc, field: string): void {
+  for (const key of indexKeys(doc[field])) {
+    const ids = index.get(key);
+    if (ids) ids.add(doc._id);
+    else index.set(key, new Set([doc._id]));
+  }
+}
+
 function indexEntry(state: State, entry: Entry, add: boolean): void {
   for (const [field, index] of state.eq) {
-    for (const key of indexKeys(entry.doc[field])) {
-      let ids = index.get(key);
-      if (add) {
-        if (!ids) index.set(key, (ids = new Set()));
-        ids.add(entry.doc._id);
-      } else if (ids) {
-        ids.delete(entry.doc._id);
-        if (ids.size === 0) index.delete(key);
+    if (add) addToIndex(index, entry.doc, field);
+    else {
+      for (const key of indexKeys(entry.doc[field])) {
+        const ids = index.get(key);
+        ids?.delete(entry.doc._id);
+        if (ids?.size === 0) index.delete(key);
       }
     }
   }
@@ -185,11 +194,7 @@ function buildIndex(name: string, state: State, def: IndexDef) {
   const eq = state.eq.has(def.fields[0]) ? undefined : new Map<unknown, Set<string>>();
   const owners = def.unique ? new Map<string, string>() : undefined;
   for (const { doc } of state.docs.values()) {
-    for (const key of eq ? indexKeys(doc[def.fields[0]]) : []) {
-      const ids = eq!.get(key);
-      if (ids) ids.add(doc._id);
-      else eq!.set(key, new Set([doc._id]));
-    }
+    if (eq) addToIndex(eq, doc, def.fields[0]);
     if (owners) {
       const key = uniqueKey(def, doc);
       if (owners.has(key)) throw new Error(`cannot create unique index (${def.fields.join(', ')}) on ${name}: duplicate key ${key}`);
