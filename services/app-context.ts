@@ -17,8 +17,8 @@ export interface AppContext {
   watermarks: Watermarks;
   readModels: ReadModels;
   sessions: Sessions;
-  /** Secret for signing sync cursors. */
-  cursorSecret: string;
+  /** Server secret: signs sync cursors, encrypts stored idempotent replies. */
+  serverSecret: string;
   /** Names of the projections reads depend on (waited for by X-Calendar-Min-Position). */
   projectionNames: readonly string[];
 }

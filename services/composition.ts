@@ -49,11 +49,11 @@ export async function openPorts(config: Config): Promise<Ports> {
 }
 
 /** The cursor-signing secret: configured, or generated once and kept in the read store for every process. */
-async function cursorSecret(config: Config, store: ReadStore): Promise<string> {
-  if (config.CURSOR_SECRET) return config.CURSOR_SECRET;
+async function serverSecret(config: Config, store: ReadStore): Promise<string> {
+  if (config.SERVER_SECRET) return config.SERVER_SECRET;
   const settings = store.collection('_settings');
-  await settings.insertNew({ _id: 'cursor-secret', value: randomBytes(32).toString('base64url') });
-  return (await settings.get('cursor-secret'))!.value as string;
+  await settings.insertNew({ _id: 'server-secret', value: randomBytes(32).toString('base64url') });
+  return (await settings.get('server-secret'))!.value as string;
 }
 
 export interface Service {
@@ -79,7 +79,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     watermarks,
     readModels: new ReadModels(ports.store, watermarks),
     sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
-    cursorSecret: await cursorSecret(config, ports.store),
+    serverSecret: await serverSecret(config, ports.store),
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
 

@@ -11,8 +11,8 @@ const Config = z.object({
   KAFKA_BROKERS: z.string().min(1).optional(),
   KAFKA_TOPIC: z.string().default('calendar.domain-events'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Secret that signs sync cursors; generated into DATA_DIR when unset (embedded), required on real engines. */
-  CURSOR_SECRET: z.string().min(16).optional(),
+  /** Signs sync cursors and encrypts stored idempotent replies; generated once and kept in the read store if unset. */
+  SERVER_SECRET: z.string().min(16).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   SYNC_CURSOR_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How long a read with X-Calendar-Min-Position (and a write waiting for its projection) may wait. */
@@ -20,6 +20,9 @@ const Config = z.object({
   /** Writes answer once the read model has their events, so a plain GET after a 201 sees the change. */
   WRITE_WAITS_FOR_PROJECTION: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   WEB_ORIGIN: z.string().optional(),
+  /** Requests per minute per credential, and per client IP for calls without one. */
+  RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).default(3000),
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(600),
   /** Bearer token for the operator endpoints under /admin; they answer 404 while it is unset. */
   ADMIN_TOKEN: z.string().min(16).optional(),
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).max(1 << 20).default(1 << 15),

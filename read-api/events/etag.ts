@@ -1,9 +1,16 @@
 /** Strong ETags for events derive from their version; If-Match accepts one, a list, or `*`. */
 export const etagOf = (version: number) => `"v${version}"`;
 
-/** The version the caller expects, undefined when there is no If-Match (or `*`), null when it is unparseable. */
-export function expectedVersion(ifMatch: string | undefined): number | undefined | null {
+/**
+ * The versions an If-Match allows: undefined when there is none (or `*`). Entries that are not our ETags can never
+ * match, so an unparseable header yields an empty list (412 for those who may see the event, 404 for others).
+ */
+export function expectedVersions(ifMatch: string | undefined): number[] | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
-  const m = /^\s*(?:W\/)?"v(\d+)"\s*$/.exec(ifMatch);
-  return m ? Number(m[1]) : null;
+  const versions: number[] = [];
+  for (const tag of ifMatch.split(',')) {
+    const m = /^\s*(?:W\/)?"v(\d{1,15})"\s*$/.exec(tag);
+    if (m) versions.push(Number(m[1]));
+  }
+  return versions;
 }

@@ -28,7 +28,7 @@ export function profileReadRoutes(app: AppContext) {
       ]);
       return {
         status: 200,
-        body: { user, spaces, calendars, cursor: encodeCursor(app.cursorSecret, position), serverTime: new Date().toISOString() },
+        body: { user, spaces, calendars, cursor: encodeCursor(app.serverSecret, position), serverTime: new Date().toISOString() },
       };
     }),
   ];

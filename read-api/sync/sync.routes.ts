@@ -18,7 +18,7 @@ export function syncRoutes(app: AppContext) {
       if (Number.isNaN(t)) throw expired();
       return { time: new Date(t).toISOString() };
     }
-    const claims = decodeCursor(app.cursorSecret, since);
+    const claims = decodeCursor(app.serverSecret, since);
     if (!claims) throw expired();
     if (Date.now() - claims.issuedAt > app.config.SYNC_CURSOR_TTL_DAYS * 86_400_000) throw expired();
     if (claims.position > (await app.events.headPosition())) throw expired();
@@ -35,7 +35,7 @@ export function syncRoutes(app: AppContext) {
         body: {
           changes: page.changes,
           deleted: page.deleted,
-          cursor: encodeCursor(app.cursorSecret, page.position),
+          cursor: encodeCursor(app.serverSecret, page.position),
           hasMore: page.hasMore,
           serverTime: new Date().toISOString(),
         },

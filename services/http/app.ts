@@ -8,6 +8,7 @@ import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { Idempotency } from './idempotency';
 import { requestLogging } from './logging';
+import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
 import { mount, type Route } from './route';
@@ -51,10 +52,11 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   });
 
   const api = express.Router();
+  api.use(rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 }));
   api.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   const deps = {
     auth: new Authenticator(options.resolvers, app.config.WEB_ORIGIN ? app.config.WEB_ORIGIN.split(',') : []),
-    idempotency: new Idempotency(app.store),
+    idempotency: new Idempotency(app.store, app.serverSecret),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
   };

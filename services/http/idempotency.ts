@@ -3,6 +3,7 @@
  * and writes nothing; with another body, 409 idempotency_key_reused. The command id (and so the event ids) derive
  * from the key, so even a repeat after a crash between append and answer appends nothing twice.
  */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../errors';
 import { deterministicUuid, sha256 } from '../ids';
 import type { ReadStore } from '../readstore/read-store.port';
@@ -16,13 +17,35 @@ interface Record {
   _id: string;
   bodyHash: string;
   state: 'pending' | 'done';
-  reply?: Reply;
+  /** The first answer, encrypted: it may hold secrets shown once (session tokens, keys). */
+  reply?: string;
   createdAt: number;
   [k: string]: unknown;
 }
 
 export class Idempotency {
-  constructor(private readonly store: ReadStore) {}
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly store: ReadStore,
+    serverSecret: string,
+  ) {
+    this.key = createHash('sha256').update(`idempotency\u0000${serverSecret}`).digest();
+  }
+
+  private seal(reply: Reply): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(JSON.stringify(reply)), cipher.final()]);
+    return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+  }
+
+  private open(sealed: string): Reply {
+    const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+    decipher.setAuthTag(tag);
+    return JSON.parse(Buffer.concat([decipher.update(data), decipher.final()]).toString()) as Reply;
+  }
 
   async run(
     principal: Principal | null,
@@ -45,7 +68,7 @@ export class Idempotency {
       if (existing.bodyHash !== bodyHash) {
         throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body');
       }
-      if (existing.state === 'done' && existing.reply) return existing.reply;
+      if (existing.state === 'done' && existing.reply) return this.open(existing.reply);
       throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
     }
     if (existing) await docs.delete(id);
@@ -55,7 +78,7 @@ export class Idempotency {
     try {
       const reply = await execute(deterministicUuid('idempotency', id));
       if (reply.status >= 500) await docs.delete(id);
-      else await docs.put({ _id: id, bodyHash, state: 'done', reply: { ...reply, cookies: undefined }, createdAt: Date.now() });
+      else await docs.put({ _id: id, bodyHash, state: 'done', reply: this.seal({ ...reply, cookies: undefined }), createdAt: Date.now() });
       return reply;
     } catch (err) {
       await docs.delete(id);

@@ -112,6 +112,31 @@ describe('POST /auth/signup', () => {
     expectError(await request(base, 'POST', '/auth/signup', shouting), 409, 'email_taken');
   });
 
+  it('ten concurrent signups with one email (in mixed letter case): exactly one 201, the rest 409 email_taken', async () => {
+    const email = uniqueEmail('race');
+    const bodies = Array.from({ length: 10 }, (_, i) => ({
+      email: i % 2 ? email.toUpperCase() : email, password: `password-${i}`, name: `Racer ${i}`,
+    }));
+    const results = await Promise.all(bodies.map((b) => request(base, 'POST', '/auth/signup', b)));
+    const statuses = results.map((r) => r.status);
+    expect([...statuses].sort()).toEqual([201, ...Array(9).fill(409)]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('email_taken');
+
+    // The account is the winner's: its name, and its password signs in.
+    const w = statuses.indexOf(201);
+    expect(results[w].body.user.name).toBe(`Racer ${w}`);
+    const me = await request(base, 'GET', '/me', undefined, bearer(results[w].body.session.token));
+    expect(me.status).toBe(200);
+    expect(me.body.user.name).toBe(`Racer ${w}`);
+    const login = await request(base, 'POST', '/auth/login', { email, password: `password-${w}` });
+    expect(login.status).toBe(200);
+    expect(login.body.user.id).toBe(results[w].body.user.id);
+    for (let i = 0; i < bodies.length; i++) {
+      if (i === w) continue;
+      expect((await request(base, 'POST', '/auth/login', { email, password: `password-${i}` })).status).toBe(401);
+    }
+  });
+
   it.each([
     ['missing email', { email: undefined }, 'email'],
     ['missing password', { password: undefined }, 'password'],
@@ -164,6 +189,18 @@ describe('POST /auth/login and /auth/logout', () => {
     expectError(unknown, 401, 'invalid_credentials');
     expect(unknown.body).toEqual(wrong.body);
     expect(wrong.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('logout with the cookie answers 204, clears the cookie and ends that session', async () => {
+    const signed = await request(base, 'POST', '/auth/signup', signupBody());
+    const token = signed.body.session.token;
+    const out = await request(base, 'POST', '/auth/logout', undefined, cookie(token));
+    expect(out.status).toBe(204);
+    const cleared = sessionCookieOf(out);
+    expect(cleared).toMatch(/^session=;/);
+    expect(cleared).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
+    expectError(await request(base, 'GET', '/me', undefined, cookie(token)), 401, 'unauthenticated');
+    expectError(await request(base, 'GET', '/me', undefined, bearer(token)), 401, 'unauthenticated');
   });
 
   it('logout answers 204 and the token stops working at once (other sessions keep working)', async () => {
@@ -226,6 +263,26 @@ describe('session cookie', () => {
 
     const spaces = await request(base, 'GET', '/spaces', undefined, bearer(token));
     expect(spaces.body.spaces.map((s: { name: string }) => s.name)).not.toContain('From evil');
+  });
+
+  it('cookie-authenticated PATCH and DELETE from a foreign (or null) Origin are refused too, and change nothing', async () => {
+    const signed = await request(base, 'POST', '/auth/signup', signupBody({ name: 'Unchanged' }));
+    const token = signed.body.session.token;
+    const ev = await request(base, 'POST', '/events', { title: 'Target', startsAt: '2031-09-01T10:00:00Z', endsAt: '2031-09-01T11:00:00Z' }, bearer(token));
+    expect(ev.status).toBe(201);
+    for (const origin of ['https://evil.example', 'null']) {
+      const h = { ...cookie(token), origin };
+      expect((await request(base, 'PATCH', '/me', { name: 'Hacked' }, h)).status).toBe(403);
+      expect((await request(base, 'PATCH', `/events/${ev.body.event.id}`, { title: 'Hacked' }, h)).status).toBe(403);
+      expect((await request(base, 'DELETE', `/events/${ev.body.event.id}`, undefined, h)).status).toBe(403);
+      expect((await request(base, 'POST', '/events', { title: 'Planted', startsAt: '2031-09-02T10:00:00Z', endsAt: '2031-09-02T11:00:00Z' }, h)).status).toBe(403);
+    }
+    expect((await request(base, 'GET', '/me', undefined, bearer(token))).body.user.name).toBe('Unchanged');
+    const after = await request(base, 'GET', `/events/${ev.body.event.id}`, undefined, bearer(token));
+    expect(after.status).toBe(200);
+    expect(after.body.event.title).toBe('Target');
+    // A cookie-authenticated GET is a safe request: no Origin check.
+    expect((await request(base, 'GET', '/me', undefined, { ...cookie(token), origin: 'https://evil.example' })).status).toBe(200);
   });
 
   it('a cookie-authenticated POST without Origin, or from the service own origin, passes', async () => {

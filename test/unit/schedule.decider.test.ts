@@ -118,9 +118,9 @@ describe('schedule decider: changing events', () => {
 
   it('refuses a stale expected version', () => {
     given(scheduleDecider, h)
-      .when({ type: 'UpdateEvent', actorId: OWNER, eventId: 'e1', changes: { title: 'x' }, expectedVersion: 7, now: NOW })
+      .when({ type: 'UpdateEvent', actorId: OWNER, eventId: 'e1', changes: { title: 'x' }, expectedVersions: [7], now: NOW })
       .thenThrows('version_mismatch');
-    given(scheduleDecider, h).when({ type: 'CancelEvent', actorId: OWNER, eventId: 'e1', expectedVersion: 2, now: NOW }).thenThrows('version_mismatch');
+    given(scheduleDecider, h).when({ type: 'CancelEvent', actorId: OWNER, eventId: 'e1', expectedVersions: [2], now: NOW }).thenThrows('version_mismatch');
   });
 
   it('cancels with the whole event and a deletedAt; a cancelled event is gone for later commands', () => {

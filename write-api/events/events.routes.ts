@@ -3,11 +3,11 @@ import type { AttendeeInput, CreateEventBody, Event, RsvpBody, UpdateEventBody }
 import { eventOperations } from '../../contracts/events';
 import { findOperation } from '../../contracts/operation';
 import { SCHEDULE } from '../../projections/schedule.projection';
-import { etagOf, expectedVersion } from '../../read-api/events/etag';
+import { etagOf, expectedVersions } from '../../read-api/events/etag';
 import { locateEvent } from '../../read-api/events/events.queries';
 import { userIdsByEmail } from '../../read-api/profile/users.queries';
 import type { AppContext } from '../../services/app-context';
-import { notFound, versionMismatch } from '../../services/errors';
+import { notFound } from '../../services/errors';
 import { deterministicUuid } from '../../services/ids';
 import { route, type Input } from '../../services/http/route';
 import { userDecider, userStream } from '../accounts/user.decider';
@@ -42,11 +42,7 @@ export function eventsWriteRoutes(app: AppContext) {
       userId: input.principal!.userId, commandId: input.commandId, correlationId: input.requestId, spaceId,
     });
 
-  const ifMatch = (input: Input<unknown, unknown, unknown>) => {
-    const v = expectedVersion(input.header('If-Match'));
-    if (v === null) throw versionMismatch();
-    return v;
-  };
+  const ifMatch = (input: Input<unknown, unknown, unknown>) => expectedVersions(input.header('If-Match'));
 
   const answer = (status: number, event: Event, position: number | null) => ({
     status, body: { event }, headers: { ETag: etagOf(event.version) }, position,
@@ -99,7 +95,7 @@ export function eventsWriteRoutes(app: AppContext) {
       }
       const result = await run(input, located.spaceId, {
         type: 'UpdateEvent', actorId: input.principal!.userId, eventId: located.id, changes,
-        expectedVersion: ifMatch(input), now: new Date().toISOString(),
+        expectedVersions: ifMatch(input), now: new Date().toISOString(),
       });
       return answer(200, result.state.events.get(located.id)!, result.position);
     }),
@@ -108,7 +104,7 @@ export function eventsWriteRoutes(app: AppContext) {
       const located = await eventLocation(input.params.id);
       const result = await run(input, located.spaceId, {
         type: 'CancelEvent', actorId: input.principal!.userId, eventId: located.id,
-        expectedVersion: ifMatch(input), now: new Date().toISOString(),
+        expectedVersions: ifMatch(input), now: new Date().toISOString(),
       });
       return { status: 204, position: result.position };
     }),

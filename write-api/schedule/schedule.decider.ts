@@ -30,10 +30,10 @@ export type ScheduleCommand =
       actorId: string;
       eventId: string;
       changes: Partial<EventFields>;
-      expectedVersion?: number;
+      expectedVersions?: number[];
       now: string;
     }
-  | { type: 'CancelEvent'; actorId: string; eventId: string; expectedVersion?: number; now: string }
+  | { type: 'CancelEvent'; actorId: string; eventId: string; expectedVersions?: number[]; now: string }
   | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string };
 
 type ScheduleEvent = Extract<
@@ -54,8 +54,8 @@ function requireEvent(state: ScheduleState, actorId: string, eventId: string): E
   return event;
 }
 
-function checkVersion(event: Event, expected: number | undefined): void {
-  if (expected !== undefined && expected !== event.version) throw versionMismatch();
+function checkVersion(event: Event, allowed: number[] | undefined): void {
+  if (allowed !== undefined && !allowed.includes(event.version)) throw versionMismatch();
 }
 
 function validate(state: ScheduleState, candidate: Event, now: string): void {
@@ -119,14 +119,14 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       }
       case 'UpdateEvent': {
         const current = requireEvent(state, command.actorId, command.eventId);
-        checkVersion(current, command.expectedVersion);
+        checkVersion(current, command.expectedVersions);
         const next: Event = { ...current, ...command.changes, updatedAt: command.now, version: current.version + 1 };
         validate(state, next, command.now);
         return [{ type: 'event.updated', data: next }];
       }
       case 'CancelEvent': {
         const current = requireEvent(state, command.actorId, command.eventId);
-        checkVersion(current, command.expectedVersion);
+        checkVersion(current, command.expectedVersions);
         const cancelled: Event = {
           ...current,
           status: 'cancelled',
