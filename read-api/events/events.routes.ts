@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { eventOperations, type ListEventsQuery } from '../../contracts/events';
 import { findOperation } from '../../contracts/operation';
 import { INBOX } from '../../projections/inbox.projection';
-import { publicView } from '../../projections/read-models';
 import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
@@ -14,6 +13,7 @@ const MAX_RANGE_MS = 366 * 86_400_000;
 export function eventsReadRoutes(app: AppContext) {
   const invitations = async (userId: string) =>
     (await app.readModels.docs(INBOX))('invitations').find({ userId }, { sort: [['createdAt', -1], ['_id', 1]] });
+  const invitationCount = async (userId: string) => (await app.readModels.docs(INBOX))('invitations').count({ userId });
   return [
     route<unknown, z.infer<typeof ListEventsQuery>>(findOperation(eventOperations, 'get', '/events'), async ({ query, principal }) => {
       const from = Date.parse(query.from);
@@ -31,14 +31,12 @@ export function eventsReadRoutes(app: AppContext) {
     route(findOperation(eventOperations, 'get', '/inbox'), async ({ principal }) => ({
       status: 200,
       body: {
-        items: (await invitations(principal!.userId)).map((d) => ({
-          id: d._id, type: 'invitation', event: publicView(d.event as never), createdAt: d.createdAt,
-        })),
+        items: (await invitations(principal!.userId)).map((d) => ({ id: d._id, type: 'invitation', event: d.event, createdAt: d.createdAt })),
       },
     })),
     route(findOperation(eventOperations, 'get', '/inbox/count'), async ({ principal }) => ({
       status: 200,
-      body: { count: (await invitations(principal!.userId)).length },
+      body: { count: await invitationCount(principal!.userId) },
     })),
   ];
 }

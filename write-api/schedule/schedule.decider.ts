@@ -104,9 +104,9 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         const space = requireMember(state, command.actorId);
         if (state.events.has(command.eventId)) throw conflict('duplicate_id', 'An event with this id exists');
         const event: Event = {
-          ...command.fields,
           id: command.eventId,
           spaceId: space.id,
+          ...command.fields,
           status: 'confirmed',
           createdBy: command.actorId,
           createdAt: command.now,
