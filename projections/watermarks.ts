@@ -82,6 +82,8 @@ export class Watermarks {
 
   private nextAnnouncement(name: string, position: number, timeoutMs: number): Promise<void> {
     return new Promise((resolve) => {
+      // Checked again synchronously: an announcement between the caller's check and now must not be missed.
+      if ((this.local.get(name) ?? 0) >= position) return resolve();
       const waiter: Waiter = { name, position, resolve: () => (clearTimeout(timer), resolve()) };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
