@@ -17,17 +17,19 @@ class Follower {
   private sub: Subscription | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
   private saved = 0;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly def: Projection,
     readonly key: string,
     private readonly store: ReadStore,
     private readonly onApplied: (f: Follower) => Promise<void>,
+    private readonly log: Logger,
   ) {}
 
   readonly docs: ProjectionDocs = (logical) => this.store.collection(physical(this.key, logical));
 
-  async start(events: EventStore, log: Logger): Promise<void> {
+  async start(events: EventStore): Promise<void> {
     for (const [logical, { indexes }] of Object.entries(this.def.collections)) {
       for (const fields of indexes) await this.docs(logical).ensureIndex(fields);
     }
@@ -40,21 +42,30 @@ class Follower {
       this.scheduleCheckpoint();
       await this.onApplied(this);
     });
-    this.sub.done.catch((err) => log.error({ err, projection: this.key }, 'projection stopped on an error'));
+    this.sub.done.catch((err) => this.log.error({ err, projection: this.key }, 'projection stopped on an error'));
   }
 
   private scheduleCheckpoint(): void {
     if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => void this.flush(), CHECKPOINT_EVERY_MS);
+    this.flushTimer = setTimeout(() => {
+      this.flush().catch((err) => {
+        this.flushing = Promise.resolve(); // the next flush retries
+        this.log.warn({ err, projection: this.key }, 'checkpoint not saved; will retry');
+      });
+    }, CHECKPOINT_EVERY_MS);
   }
 
-  async flush(): Promise<void> {
+  /** Saves the checkpoint; flushes never overlap, so a checkpoint write is never overtaken by an older one. */
+  flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    if (this.position === this.saved) return;
-    const position = this.position;
-    await this.store.collection(CHECKPOINTS).put({ _id: this.key, position, at: new Date().toISOString() });
-    this.saved = position;
+    this.flushing = this.flushing.then(async () => {
+      if (this.position === this.saved) return;
+      const position = this.position;
+      await this.store.collection(CHECKPOINTS).put({ _id: this.key, position, at: new Date().toISOString() });
+      this.saved = position;
+    });
+    return this.flushing;
   }
 
   async stop(): Promise<void> {
@@ -98,7 +109,7 @@ export class ProjectionRunner {
     for (const def of this.defs) {
       const reg = (await this.registry.get(def.name)) ?? { _id: def.name, active: null, building: null, generation: 0 };
       const current = reg.active && reg.active.startsWith(`${def.name}_v${def.version}_`) ? reg.active : null;
-      if (current) await this.follow(def, current, 'active');
+      if (current && !(await this.aheadOfLog(current))) await this.follow(def, current, 'active');
       else await this.build(def, reg);
     }
     this.poll = setInterval(() => void this.checkRebuildRequests(), REGISTRY_POLL_MS);
@@ -133,6 +144,14 @@ export class ProjectionRunner {
     );
   }
 
+  /** A checkpoint past the head means this storage was built from another log (say, a fresh event store). */
+  private async aheadOfLog(key: string): Promise<boolean> {
+    const cp = (await this.store.collection(CHECKPOINTS).get(key))?.position as number | undefined;
+    const ahead = (cp ?? 0) > (await this.events.headPosition());
+    if (ahead) this.log.warn({ projection: key, checkpoint: cp }, 'read model is ahead of the event log; rebuilding');
+    return ahead;
+  }
+
   private async requireRegistry(name: string): Promise<RegistryDoc> {
     const reg = await this.registry.get(name);
     if (!reg) throw new Error(`unknown projection ${name}`);
@@ -161,10 +180,10 @@ export class ProjectionRunner {
     const follower = new Follower(def, key, this.store, async (f) => {
       if (this.active.get(def.name) === f) this.watermarks.announce(def.name, f.position);
       else if (this.building.get(def.name) === f && f.position >= target) await this.promote(f);
-    });
+    }, this.log);
     (role === 'active' ? this.active : this.building).set(def.name, follower);
     if (role === 'active') this.watermarks.setActive(def.name, key);
-    await follower.start(this.events, this.log);
+    await follower.start(this.events);
     if (role === 'active') this.watermarks.announce(def.name, follower.position);
     return follower;
   }

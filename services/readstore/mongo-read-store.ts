@@ -66,7 +66,13 @@ export async function openMongoReadStore(url: string, dbName?: string): Promise<
         return c.countDocuments(toMongo(filter));
       },
       async put(doc) {
-        await c.replaceOne({ _id: doc._id }, doc, { upsert: true });
+        try {
+          await c.replaceOne({ _id: doc._id }, doc, { upsert: true });
+        } catch (e) {
+          // Two concurrent upserts of a new id can both try to insert; the loser replaces what the winner wrote.
+          if (!isDuplicateKey(e)) throw e;
+          await c.replaceOne({ _id: doc._id }, doc, { upsert: true });
+        }
       },
       async putIfNewer(doc) {
         if (typeof doc._pos !== 'number') throw new Error(`${name}: putIfNewer needs a numeric _pos`);

@@ -22,7 +22,16 @@ function freePort(): Promise<number> {
 
 async function start(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '1024' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      MONGO_DB: `kill_${path.basename(dataDir).replace(/\W/g, '_')}`,
+      KAFKA_TOPIC: `kill.${path.basename(dataDir).replace(/\W/g, '_')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      PASSWORD_HASH_COST: '1024',
+    },
     stdio: 'ignore',
   });
   for (let i = 0; i < 200; i++) {

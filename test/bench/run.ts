@@ -1,0 +1,212 @@
+/**
+ * `npm run bench`: one run on this machine, printing labelled figures and a summary against the targets.
+ *
+ *   1. bare express "hello world" (child process) as the HTTP baseline
+ *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
+ *   3. GET /events?from&to over one week holding 200 events
+ *   4. append throughput of the embedded SQLite event store, in process
+ *   5. projection lag in embedded mode (service in process), steady and under POST load
+ *
+ * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
+ * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
+ * BENCH_DIR (where temp data goes), BENCH_KEEP=1 (keep it). A missed target is reported, never an exit code.
+ */
+import { statfsSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
+import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
+import { lagBench, type LagResult } from './lag-bench';
+import { storeBench, type StoreResult } from './store-bench';
+import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
+
+const SECONDS = benchSeconds();
+const CONN = Number(process.env.BENCH_CONNECTIONS ?? CONNECTIONS);
+const WARMUP = Math.max(1, Math.min(2, SECONDS / 5));
+const MULTI_USERS = Number(process.env.BENCH_MULTI_USERS ?? '10');
+const STORE_SECONDS = Math.max(0.5, Math.min(2, SECONDS / 5));
+const LAG_SAMPLES = 1000;
+const LAG_INTERVAL_MS = 2;
+const GET_EVENTS = 200;
+const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
+
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const ms = (n: number) => `${fmt(n, n < 10 ? 2 : 1)} ms`;
+const pct = (n: number) => `${fmt(n * 100, 1)} %`;
+
+function printLoad(r: LoadResult, baseline?: LoadResult): void {
+  const ratio = baseline ? `   (${pct(r.rps / baseline.rps)} of baseline)` : '';
+  log(`  ${r.label}`);
+  log(`    rps ${fmt(r.rps, 0)}${ratio}   latency p50 ${ms(r.p50)}  p90 ${ms(r.p90)}  p99 ${ms(r.p99)}  max ${ms(r.max)}`);
+  const codes = Object.entries(r.statusCodes).map(([c, n]) => `${c}:${n}`).join(' ');
+  log(`    ${r.ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts in ${fmt(r.seconds, 1)} s, ${r.connections} connections [${codes}]${r.sent !== undefined ? `, ${r.sent} requests sent` : ''}`);
+}
+
+/** A short warmup run, then the measured one. POST warmups write into other slots (two years earlier): no overlap. */
+async function load(label: string, spec: LoadSpec): Promise<LoadResult> {
+  const warmup: LoadSpec = spec.kind === 'post-events' ? { ...spec, baseMs: spec.baseMs - 2 * 365 * 86_400_000 } : spec;
+  await runLoad(`${label} (warmup)`, { ...warmup, seconds: WARMUP });
+  return runLoad(label, spec);
+}
+
+async function createWeek(base: string, token: string): Promise<void> {
+  const auth = { authorization: `Bearer ${token}` };
+  let next = 0;
+  const worker = async () => {
+    while (next < GET_EVENTS) {
+      const i = next++;
+      const res = await json(`${base}/events`, 'POST', eventBody(WEEK_START, i, 'Week event'), auth);
+      if (res.status !== 201) throw new Error(`creating week event ${i}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+interface Row {
+  figure: string;
+  value: string;
+  target: string;
+  result: string;
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const dataRoot = tempDir('probe');
+  let fsInfo = '';
+  try {
+    const s = statfsSync(dataRoot);
+    fsInfo = ` (fs type 0x${s.type.toString(16)})`;
+  } catch {
+    /* statfs unavailable */
+  }
+  log('Calendar service bench');
+  log(`  node ${process.version}, ${os.cpus().length} cpus (${os.cpus()[0]?.model ?? '?'}), ${os.platform()} ${os.release()}`);
+  const [load1] = os.loadavg();
+  log(`  load average before start: ${fmt(load1, 2)}${load1 > 0.5 ? '  (WARNING: something else is using the CPUs; figures will be low and noisy)' : ''}`);
+  log(`  http: ${CONN} connections, ${SECONDS} s per run after a ${WARMUP} s warmup; data under ${process.env.BENCH_DIR ?? os.tmpdir()}${fsInfo}`);
+  log();
+
+  // 1. Baseline
+  log('[1] Baseline: bare express GET /hello (child process)');
+  const hello: ChildServer = await startHelloServer();
+  let baseline: LoadResult;
+  try {
+    baseline = await load('GET /hello', { kind: 'hello', url: hello.url, seconds: SECONDS, connections: CONN });
+  } finally {
+    await hello.stop();
+  }
+  printLoad(baseline);
+  log();
+
+  // 2 + 3. The real service in a child process
+  log('[2,3] Service child: node dist/services/main.js (embedded stores, LOG_LEVEL=silent, fresh DATA_DIR)');
+  const service = await startServiceChild();
+  const base = `${service.url}/api/v1`;
+  let getRes: LoadResult;
+  let postRes: LoadResult;
+  let multiRes: LoadResult | null = null;
+  try {
+    const reader = await signUp(base);
+    const c0 = performance.now();
+    await createWeek(base, reader.token);
+    const from = new Date(WEEK_START).toISOString();
+    const to = new Date(WEEK_START + 7 * 86_400_000).toISOString();
+    const check = await json(`${base}/events?from=${from}&to=${to}`, 'GET', undefined, { authorization: `Bearer ${reader.token}` });
+    if (check.status !== 200 || check.body.events.length !== GET_EVENTS) {
+      throw new Error(`GET /events check: ${check.status}, ${check.body?.events?.length} events (expected ${GET_EVENTS})`);
+    }
+    log(`  created ${GET_EVENTS} events in one week for the GET user in ${fmt(performance.now() - c0, 0)} ms; one response is ${JSON.stringify(check.body).length} bytes`);
+
+    getRes = await load(`GET /events (one week, ${GET_EVENTS} events, one user)`, {
+      kind: 'get-events', url: service.url, seconds: SECONDS, token: reader.token, from, to, connections: CONN,
+    });
+    printLoad(getRes, baseline);
+
+    const writer = await signUp(base);
+    postRes = await load('POST /events (one user: all writes go to one Space stream)', {
+      kind: 'post-events', url: service.url, seconds: SECONDS, tokens: [writer.token], baseMs: Date.UTC(2031, 0, 1), connections: CONN,
+    });
+    printLoad(postRes, baseline);
+
+    if (MULTI_USERS > 1) {
+      const users = [];
+      for (let i = 0; i < MULTI_USERS; i++) users.push(await signUp(base));
+      multiRes = await load(`POST /events (${MULTI_USERS} users, requests rotate over them)`, {
+        kind: 'post-events', url: service.url, seconds: SECONDS, tokens: users.map((u) => u.token), baseMs: Date.UTC(2031, 0, 1), connections: CONN,
+      });
+      printLoad(multiRes, baseline);
+    }
+  } finally {
+    await service.stop();
+  }
+  log();
+
+  // 4. Event store
+  log(`[4] Embedded SQLite event store, in process (${STORE_SECONDS} s per mode, ~0.8 kB events)`);
+  const store: StoreResult[] = await storeBench(STORE_SECONDS);
+  for (const r of store) {
+    log(`  ${r.label.padEnd(36)} ${fmt(r.eventsPerSec, 0).padStart(9)} events/s  ${fmt(r.appendsPerSec, 0).padStart(7)} appends/s  append p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  (${r.events} events)`);
+  }
+  log();
+
+  // 5. Projection lag
+  log(`[5] Projection lag, embedded, service in process (${LAG_SAMPLES} probes each; lag = append committed -> all projections applied)`);
+  const lag: LagResult[] = await lagBench(LAG_SAMPLES, LAG_INTERVAL_MS, SECONDS);
+  for (const r of lag) {
+    log(`  ${r.label}: ${r.samples} samples at ${fmt(r.rate, 0)}/s`);
+    log(`    visible (waitFor)  p50 ${ms(r.visible.p50)}  p99 ${ms(r.visible.p99)}  max ${ms(r.visible.max)}`);
+    log(`    applied (announce) p50 ${ms(r.applied.p50)}  p99 ${ms(r.applied.p99)}  max ${ms(r.applied.max)}`);
+    log(`    append->visible    p50 ${ms(r.e2e.p50)}  p99 ${ms(r.e2e.p99)}  max ${ms(r.e2e.max)}`);
+    log(`    ${r.stalls} probes became visible > 100 ms after being applied (missed wake-up), ${r.timeouts} waitFor timeouts`);
+    if (r.load) printLoad({ ...r.load, label: `background load: ${r.load.label}` }, baseline);
+  }
+  log();
+
+  // Summary
+  const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+  const rows: Row[] = [
+    { figure: 'Baseline express GET /hello', value: `${fmt(baseline.rps, 0)} rps, p50 ${ms(baseline.p50)}, p99 ${ms(baseline.p99)}`, target: '-', result: '-' },
+    { figure: 'POST /events throughput', value: `${fmt(postRes.rps, 0)} rps = ${pct(postRes.rps / baseline.rps)} of baseline`, target: '>= 40 % of baseline', result: pass(postRes.rps >= 0.4 * baseline.rps) },
+    { figure: 'POST /events latency', value: `p50 ${ms(postRes.p50)}, p99 ${ms(postRes.p99)}`, target: '-', result: '-' },
+    ...(multiRes
+      ? [{ figure: `POST /events, ${MULTI_USERS} users (info)`, value: `${fmt(multiRes.rps, 0)} rps = ${pct(multiRes.rps / baseline.rps)}, p50 ${ms(multiRes.p50)}, p99 ${ms(multiRes.p99)}`, target: '-', result: '-' }]
+      : []),
+    { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
+    { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
+    ...store.map((r) => ({ figure: `Event store: ${r.label}`, value: `${fmt(r.eventsPerSec, 0)} events/s`, target: '-', result: '-' })),
+    ...lag.flatMap((r) => {
+      const name = r.label.split(',')[0];
+      if (name === 'isolated') {
+        return [{ figure: 'waitFor wake-up, isolated probes', value: `${r.stalls}/${r.samples} stalled; visible p50 ${ms(r.visible.p50)} vs applied p50 ${ms(r.applied.p50)}`, target: '(no stall)', result: r.stalls === 0 ? 'ok' : 'BUG' }];
+      }
+      return [
+        { figure: `Projection lag, ${name} (waitFor)`, value: `p50 ${ms(r.visible.p50)}, p99 ${ms(r.visible.p99)}, max ${ms(r.visible.max)}`, target: 'p99 < 50 ms', result: pass(r.visible.p99 < 50 && r.timeouts === 0) },
+        { figure: `  applied by all projections`, value: `p50 ${ms(r.applied.p50)}, p99 ${ms(r.applied.p99)}, max ${ms(r.applied.max)}`, target: '-', result: '-' },
+      ];
+    }),
+  ];
+  const w = [0, 0, 0, 0];
+  const cells = (r: Row) => [r.figure, r.value, r.target, r.result];
+  for (const r of [{ figure: 'Figure', value: 'Value', target: 'Target', result: 'Result' }, ...rows]) cells(r).forEach((c, i) => (w[i] = Math.max(w[i], c.length)));
+  const line = (r: Row) => `| ${cells(r).map((c, i) => c.padEnd(w[i])).join(' | ')} |`;
+  log('Summary');
+  log(line({ figure: 'Figure', value: 'Value', target: 'Target', result: 'Result' }));
+  log(`|${w.map((n) => '-'.repeat(n + 2)).join('|')}|`);
+  for (const r of rows) log(line(r));
+  const misses = rows.filter((r) => r.result === 'MISS').length;
+  log();
+  log(`${rows.filter((r) => r.result === 'PASS').length} targets met, ${misses} missed; bench took ${fmt((performance.now() - t0) / 1000, 1)} s`);
+}
+
+// Also on Ctrl-C (children.ts exits with 130 on a signal): no child and no temp data is left behind.
+process.once('exit', () => {
+  killAll();
+  removeTempDirs();
+});
+
+main()
+  .catch((err: unknown) => {
+    console.error('bench failed:', err instanceof Error ? err.stack : err);
+    process.exitCode = 1;
+  })
+  .finally(() => process.exit());
