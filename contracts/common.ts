@@ -5,19 +5,26 @@ export const Uuid = z.guid();
 export const DateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time; answers are always UTC');
 export const IsoDate = z.iso.date().describe('YYYY-MM-DD');
 
+const knownZones = new Set<string>();
+
+/** True for an IANA time zone name this runtime knows (answers are cached: building a formatter is costly). */
+function isTimeZone(tz: string): boolean {
+  if (knownZones.has(tz)) return true;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+  } catch {
+    return false;
+  }
+  if (knownZones.size < 1000) knownZones.add(tz);
+  return true;
+}
+
 /** An IANA time zone name that this runtime knows. */
 export const TimeZone = z
   .string()
   .min(1)
   .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be an IANA time zone such as Europe/Berlin');
+  .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin');
 
 export const ErrorEnvelope = z
   .object({

@@ -2,15 +2,18 @@ import type { z } from 'zod';
 import { eventOperations, type ListEventsQuery } from '../../contracts/events';
 import { findOperation } from '../../contracts/operation';
 import { INBOX } from '../../projections/inbox.projection';
+import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
+import { EventsCache } from './events-cache';
 import { etagOf } from './etag';
 import { eventsBetween, visibleEvent } from './events.queries';
 
 const MAX_RANGE_MS = 366 * 86_400_000;
 
 export function eventsReadRoutes(app: AppContext) {
+  const cache = new EventsCache();
   const invitations = async (userId: string) =>
     (await app.readModels.docs(INBOX))('invitations').find({ userId }, { sort: [['createdAt', -1], ['_id', 1]] });
   const invitationCount = async (userId: string) => (await app.readModels.docs(INBOX))('invitations').count({ userId });
@@ -21,7 +24,14 @@ export function eventsReadRoutes(app: AppContext) {
       if (to <= from) throw invalid('to must be after from', [{ path: 'query.to', message: 'must be after from' }]);
       if (to - from > MAX_RANGE_MS) throw invalid('The range may span at most 366 days', [{ path: 'query.to', message: 'at most 366 days after from' }]);
       const spaces = query.space === undefined ? undefined : [query.space].flat();
-      return { status: 200, body: { events: await eventsBetween(app.readModels, principal!.userId, from, to, spaces) } };
+      const key = JSON.stringify([principal!.userId, from, to, spaces]);
+      const position = await app.watermarks.position(SCHEDULE); // read before the query: the entry is at least this fresh
+      let json = cache.get(key, position);
+      if (json === undefined) {
+        json = JSON.stringify({ events: await eventsBetween(app.readModels, principal!.userId, from, to, spaces) });
+        cache.set(key, position, json);
+      }
+      return { status: 200, json };
     }),
     route<unknown, unknown, { id: string }>(findOperation(eventOperations, 'get', '/events/{id}'), async ({ params, principal }) => {
       const event = await visibleEvent(app.readModels, principal!.userId, params.id);

@@ -33,6 +33,7 @@ function docsPage(): string {
 export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const http = express();
   http.disable('x-powered-by');
+  http.set('etag', false); // ETags are ours (event versions), not hashes of every body
   http.set('trust proxy', 'loopback');
   http.use(requestLogging(app.log));
 

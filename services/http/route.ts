@@ -19,6 +19,8 @@ import type { Principal } from './principal';
 export interface Reply {
   status: number;
   body?: unknown;
+  /** A body already serialized to JSON (cached answers); sent as is instead of `body`. */
+  json?: string;
   headers?: Record<string, string>;
   /** Log position of the last event this request appended. */
   position?: number | null;
@@ -76,7 +78,8 @@ function send(res: Response, reply: Reply): void {
   if (reply.position != null) res.setHeader('X-Calendar-Position', String(reply.position));
   if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
   res.status(reply.status);
-  if (reply.body === undefined) res.end();
+  if (reply.json !== undefined) res.type('application/json').send(reply.json);
+  else if (reply.body === undefined) res.end();
   else res.json(reply.body);
 }
 

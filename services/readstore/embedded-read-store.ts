@@ -224,6 +224,14 @@ function candidates(state: State, filter: Filter): Iterable<Entry> {
 
 // ---- the store ----
 
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export async function openEmbeddedReadStore(file: string): Promise<ReadStore> {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -249,7 +257,7 @@ export async function openEmbeddedReadStore(file: string): Promise<ReadStore> {
   const load = db.transaction(() => {
     for (const row of db.prepare('SELECT collection, id, json FROM docs').iterate() as Iterable<{ collection: string; json: string }>) {
       if (!states.has(row.collection)) states.set(row.collection, newState());
-      const doc = JSON.parse(row.json) as Doc;
+      const doc = deepFreeze(JSON.parse(row.json) as Doc);
       states.get(row.collection)!.docs.set(doc._id, { doc, json: row.json });
     }
     for (const row of db.prepare('SELECT name, indexes FROM collections').all() as Array<{ name: string; indexes: string }>) {
@@ -278,7 +286,7 @@ export async function openEmbeddedReadStore(file: string): Promise<ReadStore> {
   const write = (name: string, doc: Doc): void => {
     if (typeof doc?._id !== 'string') throw new Error(`${name}: a document needs a string _id`);
     const json = JSON.stringify(doc);
-    const entry: Entry = { doc: JSON.parse(json) as Doc, json };
+    const entry: Entry = { doc: deepFreeze(JSON.parse(json) as Doc), json };
     const state = states.get(name);
     if (state) checkUnique(name, state, entry.doc);
     const target = existing(name);
@@ -308,7 +316,8 @@ export async function openEmbeddedReadStore(file: string): Promise<ReadStore> {
     return out;
   };
 
-  const copy = <T>(entry: Entry): T => JSON.parse(entry.json) as T;
+  // Stored documents are deep-frozen once, when written, so readers share them without copying.
+  const copy = <T>(entry: Entry): T => entry.doc as T;
 
   function collection<T extends Doc = Doc>(name: string): Collection<T> {
     return {

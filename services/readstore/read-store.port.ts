@@ -26,6 +26,10 @@ export interface FindOptions {
   limit?: number;
 }
 
+/**
+ * Documents returned by `get`/`find` are read-only snapshots: never mutate them (the embedded store hands out
+ * frozen shared objects; MongoDB fresh ones). Writing a document never lets later changes to the caller's object leak in.
+ */
 export interface Collection<T extends Doc = Doc> {
   get(id: string): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;

@@ -63,17 +63,24 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       expect(await c.find({ _id: doc._id })).toEqual([doc]);
     });
 
-    it('returns copies: mutating a result or the written document changes nothing stored', async () => {
+    it('returns read-only snapshots: mutating a result (refused or not) or the written document changes nothing stored', async () => {
       const c = fresh();
       const written = { _id: 'a', tags: ['x'], inner: { v: 1 } };
       await c.put(written);
       written.tags.push('mutated');
       written.inner.v = 99;
+      const tryTo = (mutate: () => void) => {
+        try {
+          mutate();
+        } catch (err) {
+          expect(err).toBeInstanceOf(TypeError); // a frozen snapshot refuses the change
+        }
+      };
       const got = (await c.get('a'))!;
-      (got.tags as string[]).push('y');
-      (got.inner as { v: number }).v = 2;
+      tryTo(() => (got.tags as string[]).push('y'));
+      tryTo(() => ((got.inner as { v: number }).v = 2));
       const [found] = await c.find({});
-      found.extra = true;
+      tryTo(() => (found.extra = true));
       expect(await c.get('a')).toEqual({ _id: 'a', tags: ['x'], inner: { v: 1 } });
     });
 

@@ -1,0 +1,27 @@
+/**
+ * Serialized GET /events answers, kept while the schedule projection has not moved: every change to events,
+ * calendars or memberships moves it, so an entry is served only if nothing it could contain has changed.
+ */
+export class EventsCache {
+  private readonly entries = new Map<string, { position: number; json: string }>();
+
+  constructor(private readonly capacity = 1000) {}
+
+  get(key: string, position: number): string | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.position !== position) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    this.entries.delete(key); // most recently used goes last
+    this.entries.set(key, entry);
+    return entry.json;
+  }
+
+  set(key: string, position: number, json: string): void {
+    this.entries.delete(key);
+    this.entries.set(key, { position, json });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
