@@ -1,6 +1,6 @@
-import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
-import { WrongExpectedRevisionError } from '../eventstore/event-store.port';
 import { SCHEMA_VERSION } from '../../contracts/domain-events';
+import type { EventStore, NewEvent } from '../eventstore/event-store.port';
+import { WrongExpectedRevisionError } from '../eventstore/event-store.port';
 import { deterministicUuid } from '../ids';
 import type { Decider } from './decider';
 
@@ -12,119 +12,193 @@ export interface CommandContext {
   spaceId?: string;
 }
 
-export interface Handled<State, Event> {
-  state: State;
+export interface Handled<Event> {
+  /** What the decider decided (empty when the command changed nothing). */
   events: Event[];
-  /** Global position of the last appended event; null when the command decided nothing. */
+  /** Global position of this command's last event; null when it decided nothing. */
   position: number | null;
 }
+
+type AnyEvent = { type: string; data: unknown };
+type AnyDecider = Decider<unknown, AnyEvent, unknown>;
 
 interface Cached {
   state: unknown;
   revision: number;
 }
 
+interface Pending {
+  decider: AnyDecider;
+  command: unknown;
+  ctx: CommandContext;
+  resolve(result: Handled<AnyEvent>): void;
+  reject(error: unknown): void;
+}
+
+interface Lane {
+  queue: Pending[];
+  running: boolean;
+  reads: Array<() => void>;
+}
+
 const MAX_ATTEMPTS = 20;
 const CACHE_LIMIT = 20_000;
 
 /**
- * Reads a stream, decides, appends with the expected revision and retries on a revision conflict. Folded states
- * are cached per stream, so a command reads only the events appended since the cached revision. Commands on one
- * stream are queued in this process so they rarely race; across processes the expected revision keeps them safe.
+ * Reads a stream, decides, appends with the expected revision and retries on a revision conflict.
+ *
+ * Folded states are cached per stream, so a command reads only the events appended since the cached revision.
+ * Commands for one stream form a lane: while one append is in flight the next commands wait, then are decided one
+ * after another on the evolving state and appended together in one append (one fsync). Across processes the
+ * expected revision keeps them safe: on a conflict the cache is dropped and the whole batch decided again.
  */
 export class CommandHandler {
   private readonly cache = new Map<string, Cached>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly lanes = new Map<string, Lane>();
 
   constructor(private readonly store: EventStore) {}
 
-  handle<C, E extends { type: string; data: unknown }, S>(
+  handle<C, E extends AnyEvent, S>(
     streamId: string,
     decider: Decider<C, E, S>,
     command: C,
     ctx: CommandContext,
-  ): Promise<Handled<S, E>> {
-    return this.enqueue(streamId, () => this.attempt(streamId, decider, command, ctx));
+  ): Promise<Handled<E>> {
+    return new Promise<Handled<AnyEvent>>((resolve, reject) => {
+      const lane = this.lane(streamId);
+      lane.queue.push({ decider: decider as unknown as AnyDecider, command, ctx, resolve, reject });
+      if (!lane.running) void this.drain(streamId, lane);
+    }) as Promise<Handled<E>>;
   }
 
-  /** The current folded state of a stream (reads only what the cache has not seen). */
-  load<C, E extends { type: string; data: unknown }, S>(
-    streamId: string,
-    decider: Decider<C, E, S>,
-  ): Promise<{ state: S; revision: number }> {
-    return this.enqueue(streamId, async () => {
-      const cached = await this.refresh(streamId, decider);
+  /**
+   * The current folded state of a stream, for reading only, and only until the caller's next await: the handler
+   * evolves cached states in place.
+   */
+  async load<C, E extends AnyEvent, S>(streamId: string, decider: Decider<C, E, S>): Promise<{ state: S; revision: number }> {
+    const lane = this.lane(streamId);
+    if (lane.running) await new Promise<void>((resolve) => lane.reads.push(resolve)); // next() hands it over running
+    else lane.running = true;
+    try {
+      const cached = await this.refresh(streamId, decider as unknown as AnyDecider);
       return { state: cached.state as S, revision: cached.revision };
-    });
+    } finally {
+      lane.running = false;
+      this.next(streamId, lane);
+    }
   }
 
-  /** Runs one task at a time per stream: the cached state is evolved in place, so refreshes must not overlap. */
-  private enqueue<T>(streamId: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(streamId) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    this.queues.set(streamId, run);
-    run.then(
-      () => this.queues.get(streamId) === run && this.queues.delete(streamId),
-      () => this.queues.get(streamId) === run && this.queues.delete(streamId),
-    );
-    return run;
+  private lane(streamId: string): Lane {
+    let lane = this.lanes.get(streamId);
+    if (!lane) this.lanes.set(streamId, (lane = { queue: [], running: false, reads: [] }));
+    return lane;
   }
 
-  private async attempt<C, E extends { type: string; data: unknown }, S>(
-    streamId: string,
-    decider: Decider<C, E, S>,
-    command: C,
-    ctx: CommandContext,
-  ): Promise<Handled<S, E>> {
+  /** Hands the lane to the next waiting reader or batch, or forgets it when idle. */
+  private next(streamId: string, lane: Lane): void {
+    const reader = lane.reads.shift();
+    if (reader) {
+      lane.running = true;
+      return reader();
+    }
+    if (lane.queue.length > 0) return void this.drain(streamId, lane);
+    this.lanes.delete(streamId);
+  }
+
+  private async drain(streamId: string, lane: Lane): Promise<void> {
+    lane.running = true;
+    const batch = lane.queue.splice(0);
+    try {
+      await this.run(streamId, batch);
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+    } finally {
+      lane.running = false;
+      this.next(streamId, lane);
+    }
+  }
+
+  private async run(streamId: string, batch: Pending[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.refresh(streamId, decider);
-      const events = decider.decide(command, current.state as S);
-      if (events.length === 0) return { state: current.state as S, events, position: null };
-      const occurredAt = new Date().toISOString();
-      const toAppend = events.map((e, i) => ({
-        id: deterministicUuid(ctx.commandId, streamId, String(i)),
-        type: e.type,
-        data: e.data,
-        metadata: {
-          userId: ctx.userId,
-          ...(ctx.spaceId ? { spaceId: ctx.spaceId } : {}),
-          correlationId: ctx.correlationId,
-          causationId: ctx.commandId,
-          occurredAt,
-          schemaVersion: SCHEMA_VERSION,
-        },
-      }));
+      const current = await this.refresh(streamId, batch[0].decider);
+      const decided = this.decideAll(streamId, current, batch);
+      const toAppend = decided.flatMap((d) => d.events);
+      if (toAppend.length === 0) {
+        decided.forEach((d) => (d.error ? d.pending.reject(d.error) : d.pending.resolve({ events: [], position: null })));
+        return;
+      }
       try {
         const expected = current.revision < 0 ? 'no_stream' : current.revision;
         const result = await this.store.append(streamId, toAppend, expected);
-        await this.refresh(streamId, decider);
-        const after = this.cache.get(streamId)!;
-        return { state: after.state as S, events, position: result.position };
-      } catch (err) {
-        if (!(err instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw err;
+        current.revision = result.revision;
+        let at = 0;
+        for (const d of decided) {
+          if (d.error) d.pending.reject(d.error);
+          else {
+            at += d.events.length;
+            d.pending.resolve({ events: d.decided, position: d.events.length ? result.positions[at - 1] : null });
+          }
+        }
+        return;
+      } catch (error) {
+        this.cache.delete(streamId); // the state holds the batch's speculative events
+        const retry = error instanceof WrongExpectedRevisionError && attempt < MAX_ATTEMPTS;
+        if (retry) continue;
+        if (batch.length === 1) throw error;
+        // Not a conflict: let each command succeed or fail on its own.
+        for (const p of batch) await this.run(streamId, [p]);
+        return;
       }
     }
   }
 
-  private async refresh<C, E extends { type: string; data: unknown }, S>(
-    streamId: string,
-    decider: Decider<C, E, S>,
-  ): Promise<Cached> {
-    let cached = this.cache.get(streamId);
-    if (!cached) cached = { state: decider.initialState(), revision: -1 };
-    const newer: RecordedEvent[] = await this.store.readStream(streamId, cached.revision + 1);
-    if (newer.length > 0 || !this.cache.has(streamId)) {
-      let state = cached.state as S;
-      for (const e of newer) state = decider.evolve(state, { type: e.type, data: e.data } as E);
-      cached = { state, revision: newer.length ? newer[newer.length - 1].revision : cached.revision };
-      this.remember(streamId, cached);
-    }
-    return cached;
+  /** Decides each command in turn on the cached state, evolving it with each command's events. */
+  private decideAll(streamId: string, current: Cached, batch: Pending[]) {
+    return batch.map((pending) => {
+      try {
+        const decided = pending.decider.decide(pending.command, current.state);
+        for (const e of decided) current.state = pending.decider.evolve(current.state, e);
+        return { pending, decided, events: this.envelope(streamId, pending.ctx, decided) };
+      } catch (error) {
+        return { pending, decided: [], events: [] as NewEvent[], error };
+      }
+    });
   }
 
-  private remember(streamId: string, entry: Cached): void {
-    this.cache.delete(streamId);
-    this.cache.set(streamId, entry);
-    if (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+  /** Event ids derive from the command id, so a command retried with the same id appends nothing twice. */
+  private envelope(streamId: string, ctx: CommandContext, decided: AnyEvent[]): NewEvent[] {
+    const occurredAt = new Date().toISOString();
+    return decided.map((e, i) => ({
+      id: deterministicUuid(ctx.commandId, streamId, String(i)),
+      type: e.type,
+      data: e.data,
+      metadata: {
+        userId: ctx.userId,
+        ...(ctx.spaceId ? { spaceId: ctx.spaceId } : {}),
+        correlationId: ctx.correlationId,
+        causationId: ctx.commandId,
+        occurredAt,
+        schemaVersion: SCHEMA_VERSION,
+      },
+    }));
   }
+
+  private async refresh(streamId: string, decider: AnyDecider): Promise<Cached> {
+    let cached = this.cache.get(streamId);
+    if (!cached) cached = { state: decider.initialState(), revision: -1 };
+    const newer = await this.store.readStream(streamId, cached.revision + 1);
+    for (const e of newer) cached.state = decider.evolve(cached.state, { type: e.type, data: e.data });
+    if (newer.length) cached.revision = newer[newer.length - 1].revision;
+    this.cache.delete(streamId);
+    this.cache.set(streamId, cached);
+    if (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+    return cached;
+  }
+}
+
+/** The data of the decided event of a type (commands whose answer is the event they produced). */
+export function decided<E extends AnyEvent, T extends E['type']>(events: E[], type: T): Extract<E, { type: T }>['data'] {
+  const found = events.find((e) => e.type === type);
+  if (!found) throw new Error(`the command decided no ${type}`);
+  return found.data as Extract<E, { type: T }>['data'];
 }

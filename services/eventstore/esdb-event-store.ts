@@ -197,11 +197,12 @@ export async function openEsdbEventStore(connectionString: string): Promise<Even
       }
       // With an explicit expected revision the events sit right after it, for a fresh write and for an acknowledged
       // retry alike. The append response's position is not documented to be that of the last event (nor to be set on
-      // a retry), so the position is read back from the event itself: one more round trip per append.
+      // a retry), so the positions are read back from the events themselves: one more round trip per append.
       const revision = expected === 'any' ? Number(nextExpected) : (expected === 'no_stream' ? -1 : expected) + events.length;
-      const [last] = await readStream(streamId, revision, 1);
-      if (!last) throw new Error(`stream ${streamId}: appended event at revision ${revision} not found`);
-      return { revision, position: last.position };
+      const appended = await readStream(streamId, revision - events.length + 1, events.length);
+      if (appended.length !== events.length) throw new Error(`stream ${streamId}: appended events up to revision ${revision} not found`);
+      const positions = appended.map((e) => e.position);
+      return { revision, position: positions[positions.length - 1], positions };
     },
     readStream: (streamId, fromRevision) => readStream(streamId, fromRevision),
     async readAll(after, limit) {

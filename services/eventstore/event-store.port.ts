@@ -35,6 +35,8 @@ export interface AppendResult {
   revision: number;
   /** Global position of the last appended event. */
   position: number;
+  /** Global position of each appended event, in order. */
+  positions: number[];
 }
 
 export class WrongExpectedRevisionError extends Error {

@@ -85,7 +85,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     if (found.length > 0) {
       if (found.length === ids.length && found.every((row) => row.stream_id === p.streamId)) {
         const last = found[found.length - 1];
-        return { revision: last.revision, position: last.position };
+        return { revision: last.revision, position: last.position, positions: found.map((row) => row.position) };
       }
       throw new Error(`stream ${p.streamId}: some event ids of this append are already stored (partial retry?)`);
     }
@@ -95,13 +95,13 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       throw new WrongExpectedRevisionError(p.streamId, p.expected, actual);
     }
     let revision = current ?? -1;
-    let position = 0;
+    const positions: number[] = [];
     for (const e of p.events) {
       revision += 1;
       const info = insert.run(p.streamId, revision, e.id, e.type, JSON.stringify(e.data ?? null), JSON.stringify(e.metadata));
-      position = Number(info.lastInsertRowid);
+      positions.push(Number(info.lastInsertRowid));
     }
-    return { revision, position };
+    return { revision, position: positions[positions.length - 1], positions };
   });
 
   type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };

@@ -10,6 +10,8 @@ import type { ReadStore } from '../readstore/read-store.port';
 
 export const RELAY_CHECKPOINT = 'relay';
 const MAX_BATCH = 500;
+/** Events arriving within this window go to the bus together. */
+const BATCH_WINDOW_MS = 5;
 
 export class Relay {
   private sub: Subscription | null = null;
@@ -41,7 +43,7 @@ export class Relay {
   }
 
   private scheduleFlush(): void {
-    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    this.flushing ??= new Promise<void>((resolve) => setTimeout(resolve, BATCH_WINDOW_MS)).then(() => this.flush());
   }
 
   private async flush(): Promise<void> {

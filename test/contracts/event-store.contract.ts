@@ -69,13 +69,13 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       expect(await store.readStream(newStream())).toEqual([]);
     });
 
-    it('appends several events atomically and reports the last one', async () => {
+    it('appends several events atomically and reports each position', async () => {
       const s = newStream();
       const events = [newEvent(), newEvent(), newEvent()];
       const result = await store.append(s, events, 'no_stream');
       const read = await store.readStream(s);
       expect(read.map((e) => e.revision)).toEqual([0, 1, 2]);
-      expect(result).toEqual({ revision: 2, position: read[2].position });
+      expect(result).toEqual({ revision: 2, position: read[2].position, positions: read.map((e) => e.position) });
       expect(read[0].position).toBeLessThan(read[1].position);
       expect(read[1].position).toBeLessThan(read[2].position);
     });

@@ -31,7 +31,7 @@ describe('embedded SQLite event store', () => {
       expect(await store.readStream(s)).toEqual(before);
       expect(await store.headPosition()).toBe(first.position);
       const next = await store.append(s, [newEvent('c')], 1);
-      expect(next).toEqual({ revision: 2, position: first.position + 1 });
+      expect(next).toEqual({ revision: 2, position: first.position + 1, positions: [first.position + 1] });
     } finally {
       await store.close();
     }

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { SignupBody } from '../../contracts/auth';
 import type { UserRecord } from '../../contracts/domain-events';
 import type { AppContext } from '../../services/app-context';
-import type { CommandContext } from '../../services/commands/command-handler';
+import { decided, type CommandContext } from '../../services/commands/command-handler';
 import { ApiError } from '../../services/errors';
 import { deterministicUuid } from '../../services/ids';
 import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
@@ -76,8 +76,9 @@ export async function signup(app: AppContext, body: z.infer<typeof SignupBody>, 
   const passwordHash = await hashPassword(body.password, app.config.PASSWORD_HASH_COST);
   const userCtx = { ...ctx, userId };
   const registered = await app.commands.handle(userStream(userId), userDecider, { type: 'Register', user, passwordHash }, userCtx);
-  const space = await ensurePersonalSpace(app, registered.state.user!, userCtx);
-  return { user: registered.state.user!, position: space ?? registered.position };
+  const registeredUser = decided(registered.events, 'user.registered').user;
+  const space = await ensurePersonalSpace(app, registeredUser, userCtx);
+  return { user: registeredUser, position: space ?? registered.position };
 }
 
 /** Creates the personal Space and default calendar if an interrupted signup left them out. */

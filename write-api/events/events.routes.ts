@@ -10,6 +10,7 @@ import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import { deterministicUuid } from '../../services/ids';
 import { route, type Input } from '../../services/http/route';
+import { decided } from '../../services/commands/command-handler';
 import { userDecider, userStream } from '../accounts/user.decider';
 import { lookupCaughtUp } from '../schedule/locate';
 import { scheduleDecider, scheduleStream, type ScheduleCommand } from '../schedule/schedule.decider';
@@ -79,7 +80,7 @@ export function eventsWriteRoutes(app: AppContext) {
           allowOverlap: b.allowOverlap ?? false,
         },
       });
-      return answer(201, result.state.events.get(eventId)!, result.position);
+      return answer(201, decided(result.events, 'event.created'), result.position);
     }),
 
     route<UpdateEventBody, unknown, IdParams>(findOperation(eventOperations, 'patch', '/events/{id}'), async (input) => {
@@ -97,7 +98,7 @@ export function eventsWriteRoutes(app: AppContext) {
         type: 'UpdateEvent', actorId: input.principal!.userId, eventId: located.id, changes,
         expectedVersions: ifMatch(input), now: new Date().toISOString(),
       });
-      return answer(200, result.state.events.get(located.id)!, result.position);
+      return answer(200, decided(result.events, 'event.updated'), result.position);
     }),
 
     route<unknown, unknown, IdParams>(findOperation(eventOperations, 'delete', '/events/{id}'), async (input) => {
@@ -116,7 +117,7 @@ export function eventsWriteRoutes(app: AppContext) {
         type: 'AnswerInvitation', userId: me.id, email: me.email, eventId: located.id,
         answer: input.body.answer, now: new Date().toISOString(),
       });
-      return answer(200, result.state.events.get(located.id)!, result.position);
+      return answer(200, decided(result.events, 'event.updated'), result.position);
     }),
   ];
 }

@@ -3,6 +3,7 @@ import { findOperation, } from '../../contracts/operation';
 import { profileOperations, type UpdateProfileBody } from '../../contracts/profile';
 import type { AppContext } from '../../services/app-context';
 import { route } from '../../services/http/route';
+import { decided } from '../../services/commands/command-handler';
 import { claimDecider, claimStream } from '../accounts/claim.decider';
 import { claimUsername } from '../accounts/signup';
 import { userDecider, userStream } from '../accounts/user.decider';
@@ -22,7 +23,7 @@ export function profileWriteRoutes(app: AppContext) {
       if (changes.username) {
         await app.commands.handle(claimStream('username', before.username), claimDecider, { type: 'Release', kind: 'username', value: before.username, userId }, ctx);
       }
-      return { status: 200, body: { user: result.state.user }, position: result.position };
+      return { status: 200, body: { user: decided(result.events, 'user.profile_updated').user }, position: result.position };
     }),
   ];
 }

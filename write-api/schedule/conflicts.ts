@@ -15,6 +15,15 @@ export interface Conflicts {
   resource: Conflict[];
 }
 
+const bounds = new WeakMap<Event, Interval>();
+
+/** Start and end of a single event, parsed once per event object. */
+function boundsOf(event: Event): Interval {
+  let b = bounds.get(event);
+  if (!b) bounds.set(event, (b = { start: Date.parse(event.startsAt), end: Date.parse(event.endsAt) }));
+  return b;
+}
+
 function overlapsAny(a: Interval[], b: Interval[]): Interval | null {
   let i = 0;
   let j = 0;
@@ -45,6 +54,10 @@ export function findConflicts(candidate: Event, others: Iterable<Event>, now: nu
       candidate.busy && other.busy && !candidate.allowOverlap && other.calendarId === candidate.calendarId;
     const resourceRule = other.resources.some((r) => resources.has(r));
     if (!timeRule && !resourceRule) continue;
+    if (!other.recurrenceRule) {
+      const b = boundsOf(other);
+      if (b.end <= span.from || b.start >= span.to) continue;
+    }
     const hit = overlapsAny(mine, occurrences(other, span.from, span.to));
     if (!hit) continue;
     const conflict = { id: other.id, startsAt: new Date(hit.start).toISOString(), endsAt: new Date(hit.end).toISOString() };

@@ -4,6 +4,7 @@ import { spaceOperations, type CreateCalendarBody, type CreateSpaceBody } from '
 import type { AppContext } from '../../services/app-context';
 import { deterministicUuid } from '../../services/ids';
 import { route } from '../../services/http/route';
+import { decided } from '../../services/commands/command-handler';
 import { userDecider, userStream } from '../accounts/user.decider';
 import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
 
@@ -21,7 +22,11 @@ export function spacesWriteRoutes(app: AppContext) {
       const result = await app.commands.handle(scheduleStream(spaceId), scheduleDecider, { type: 'CreateSpace', space, calendar }, {
         userId, commandId: input.commandId, correlationId: input.requestId, spaceId,
       });
-      return { status: 201, body: { space: result.state.space, calendar: result.state.calendars.get(calendar.id) }, position: result.position };
+      return {
+        status: 201,
+        body: { space: decided(result.events, 'space.created').space, calendar: decided(result.events, 'calendar.created').calendar },
+        position: result.position,
+      };
     }),
 
     route<z.infer<typeof CreateCalendarBody>>(findOperation(spaceOperations, 'post', '/calendars'), async (input) => {
@@ -35,7 +40,7 @@ export function spacesWriteRoutes(app: AppContext) {
       const result = await app.commands.handle(scheduleStream(spaceId), scheduleDecider, { type: 'CreateCalendar', actorId: userId, calendar }, {
         userId, commandId: input.commandId, correlationId: input.requestId, spaceId,
       });
-      return { status: 201, body: { calendar: result.state.calendars.get(calendar.id) }, position: result.position };
+      return { status: 201, body: { calendar: decided(result.events, 'calendar.created').calendar }, position: result.position };
     }),
   ];
 }
