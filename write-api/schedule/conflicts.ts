@@ -15,13 +15,58 @@ export interface Conflicts {
   resource: Conflict[];
 }
 
-const bounds = new WeakMap<Event, Interval>();
+interface Entry extends Interval {
+  event: Event;
+}
 
-/** Start and end of a single event, parsed once per event object. */
-function boundsOf(event: Event): Interval {
-  let b = bounds.get(event);
-  if (!b) bounds.set(event, (b = { start: Date.parse(event.startsAt), end: Date.parse(event.endsAt) }));
-  return b;
+/**
+ * The live (not cancelled) events of a schedule, arranged for conflict checks: single events sorted by start, so
+ * that only neighbours of a time span are looked at, and recurring series apart (each is expanded when checked).
+ */
+export class ScheduleIndex {
+  private readonly singles: Entry[] = [];
+  private readonly series = new Map<string, Event>();
+  private readonly byId = new Map<string, Entry>();
+  private longest = 0;
+
+  put(event: Event): void {
+    this.remove(event.id);
+    if (event.status === 'cancelled') return;
+    if (event.recurrenceRule) return void this.series.set(event.id, event);
+    const entry = { start: Date.parse(event.startsAt), end: Date.parse(event.endsAt), event };
+    this.singles.splice(this.firstAtOrAfter(entry.start), 0, entry);
+    this.byId.set(event.id, entry);
+    this.longest = Math.max(this.longest, entry.end - entry.start);
+  }
+
+  /** Events that may overlap [from, to): single events that do, and every recurring series. */
+  *near(from: number, to: number): Iterable<Event> {
+    for (let i = this.firstAtOrAfter(from - this.longest); i < this.singles.length && this.singles[i].start < to; i++) {
+      if (this.singles[i].end > from) yield this.singles[i].event;
+    }
+    yield* this.series.values();
+  }
+
+  private remove(id: string): void {
+    this.series.delete(id);
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    this.byId.delete(id);
+    for (let i = this.firstAtOrAfter(entry.start); i < this.singles.length; i++) {
+      if (this.singles[i] === entry) return void this.singles.splice(i, 1);
+    }
+  }
+
+  private firstAtOrAfter(start: number): number {
+    let lo = 0;
+    let hi = this.singles.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.singles[mid].start < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
 }
 
 function overlapsAny(a: Interval[], b: Interval[]): Interval | null {
@@ -39,7 +84,7 @@ function overlapsAny(a: Interval[], b: Interval[]): Interval | null {
  * Time conflict: a busy event overlapping another busy event of the same calendar, unless the candidate allows
  * overlap. Resource conflict: overlapping events of the Space that hold a common resource, whatever allowOverlap says.
  */
-export function findConflicts(candidate: Event, others: Iterable<Event>, now: number): Conflicts {
+export function findConflicts(candidate: Event, index: ScheduleIndex, now: number): Conflicts {
   const window = candidate.recurrenceRule
     ? { from: now, to: now + HORIZON_MS }
     : { from: Date.parse(candidate.startsAt), to: Date.parse(candidate.endsAt) };
@@ -48,16 +93,12 @@ export function findConflicts(candidate: Event, others: Iterable<Event>, now: nu
   if (mine.length === 0) return result;
   const span = { from: mine[0].start, to: Math.max(...mine.map((m) => m.end)) };
   const resources = new Set(candidate.resources);
-  for (const other of others) {
-    if (other.id === candidate.id || other.status === 'cancelled') continue;
+  for (const other of index.near(span.from, span.to)) {
+    if (other.id === candidate.id) continue;
     const timeRule =
       candidate.busy && other.busy && !candidate.allowOverlap && other.calendarId === candidate.calendarId;
     const resourceRule = other.resources.some((r) => resources.has(r));
     if (!timeRule && !resourceRule) continue;
-    if (!other.recurrenceRule) {
-      const b = boundsOf(other);
-      if (b.end <= span.from || b.start >= span.to) continue;
-    }
     const hit = overlapsAny(mine, occurrences(other, span.from, span.to));
     if (!hit) continue;
     const conflict = { id: other.id, startsAt: new Date(hit.start).toISOString(), endsAt: new Date(hit.end).toISOString() };

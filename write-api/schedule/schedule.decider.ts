@@ -8,12 +8,14 @@ import type { Calendar, Space } from '../../contracts/spaces';
 import type { Decider } from '../../services/commands/decider';
 import { ApiError, conflict, notFound, versionMismatch } from '../../services/errors';
 import { checkRule } from '../../services/time/recurrence';
-import { findConflicts } from './conflicts';
+import { findConflicts, ScheduleIndex } from './conflicts';
 
 export interface ScheduleState {
   space: Space | null;
   calendars: Map<string, Calendar>;
   events: Map<string, Event>;
+  /** The live events arranged for conflict checks. */
+  index: ScheduleIndex;
 }
 
 export type EventFields = Omit<
@@ -73,7 +75,7 @@ function validate(state: ScheduleState, candidate: Event, now: string): void {
       });
     }
   }
-  const found = findConflicts(candidate, state.events.values(), Date.parse(now));
+  const found = findConflicts(candidate, state.index, Date.parse(now));
   if (found.resource.length) {
     throw conflict('resource_conflict', 'A resource of this event is already booked at that time', {
       conflicts: found.resource,
@@ -87,7 +89,7 @@ function validate(state: ScheduleState, candidate: Event, now: string): void {
 }
 
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
-  initialState: () => ({ space: null, calendars: new Map(), events: new Map() }),
+  initialState: () => ({ space: null, calendars: new Map(), events: new Map(), index: new ScheduleIndex() }),
 
   decide(command, state) {
     switch (command.type) {
@@ -162,6 +164,7 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'event.updated':
       case 'event.cancelled':
         state.events.set(event.data.id, event.data);
+        state.index.put(event.data);
         break;
     }
     return state;
