@@ -5,7 +5,6 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors';
-import { sha256 } from '../ids';
 import { credentialOf } from './auth';
 
 export interface RateLimits {
@@ -34,7 +33,7 @@ export function rateLimit(limits: RateLimits) {
     } catch {
       /* a malformed Authorization header is refused later; count it by IP */
     }
-    const key = cred ? `c:${sha256(cred.token)}` : `ip:${req.ip}`;
+    const key = cred ? `c:${cred.token}` : `ip:${req.ip}`; // in memory only, never stored
     const limit = cred ? limits.perCredential : limits.perIp;
     let w = windows.get(key);
     if (!w || now - w.start >= limits.windowMs) {
