@@ -31,7 +31,10 @@ const Config = z.object({
 export type Config = z.infer<typeof Config>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = Config.safeParse(env);
+  const parsed = Config.refine((c) => c.ROLE === 'all' || c.MONGO_URL, {
+    path: ['ROLE'],
+    message: 'separate roles share their read models through MongoDB: set MONGO_URL (the embedded read store lives in one process)',
+  }).safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`Invalid configuration:\n${lines}`);

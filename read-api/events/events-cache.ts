@@ -3,11 +3,11 @@
  * calendars or memberships moves it, so an entry is served only if nothing it could contain has changed.
  */
 export class EventsCache {
-  private readonly entries = new Map<string, { position: number; json: string }>();
+  private readonly entries = new Map<string, { position: number; json: Buffer }>();
 
   constructor(private readonly capacity = 1000) {}
 
-  get(key: string, position: number): string | undefined {
+  get(key: string, position: number): Buffer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.position !== position) {
@@ -19,7 +19,7 @@ export class EventsCache {
     return entry.json;
   }
 
-  set(key: string, position: number, json: string): void {
+  set(key: string, position: number, json: Buffer): void {
     this.entries.delete(key);
     this.entries.set(key, { position, json });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);

@@ -28,7 +28,7 @@ export function eventsReadRoutes(app: AppContext) {
       const position = await app.watermarks.position(SCHEDULE); // read before the query: the entry is at least this fresh
       let json = cache.get(key, position);
       if (json === undefined) {
-        json = JSON.stringify({ events: await eventsBetween(app.readModels, principal!.userId, from, to, spaces) });
+        json = Buffer.from(JSON.stringify({ events: await eventsBetween(app.readModels, principal!.userId, from, to, spaces) }));
         cache.set(key, position, json);
       }
       return { status: 200, json };

@@ -20,7 +20,7 @@ export interface Reply {
   status: number;
   body?: unknown;
   /** A body already serialized to JSON (cached answers); sent as is instead of `body`. */
-  json?: string;
+  json?: Buffer;
   headers?: Record<string, string>;
   /** Log position of the last event this request appended. */
   position?: number | null;

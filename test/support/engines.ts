@@ -20,7 +20,7 @@ function required(engine: Engine): boolean {
 
 type Stop = () => Promise<void>;
 
-async function startContainer(engine: Engine): Promise<{ url: string; stop: Stop }> {
+export async function startContainer(engine: Engine): Promise<{ url: string; stop: Stop }> {
   if (engine === 'kafka') {
     const { KafkaContainer } = await import('@testcontainers/kafka');
     const kafka = await new KafkaContainer('confluentinc/cp-kafka:7.7.1').withKraft().start();
