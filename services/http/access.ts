@@ -1,6 +1,7 @@
 /**
  * Who may call what: every route of the API, by method and OpenAPI path. One table, so it can be read at a glance
  * and walked by a test. `scope` routes accept a session (which carries every scope) or a token with that scope.
+ * Routes listed here that no slice serves yet answer 501 `not_implemented` after the same check.
  */
 export type AccessRule =
   | { kind: 'public' }
@@ -14,28 +15,144 @@ const session = (): AccessRule => ({ kind: 'session' });
 const scope = (s: string): AccessRule => ({ kind: 'scope', scope: s });
 
 export const access: Record<string, AccessRule> = {
+  // Accounts and sessions (addendum)
   'POST /auth/signup': open(),
   'POST /auth/login': open(),
   'POST /auth/logout': anyCredential(),
 
-  'GET /me': session(),
-  'PATCH /me': session(),
-  'GET /me/bootstrap': scope('spaces:read'),
-  'GET /sync': scope('sync:read'),
+  // Keys and OAuth apps
+  'GET /api-keys': session(),
+  'POST /api-keys': session(),
+  'DELETE /api-keys/{id}': session(),
+  'GET /oauth/applications': session(),
+  'POST /oauth/applications': session(),
+  'DELETE /oauth/applications/{id}': session(),
+  'GET /oauth/authorize': session(),
+  'POST /oauth/authorize': session(),
+  'POST /oauth/token': open(),
 
-  'GET /spaces': session(),
-  'POST /spaces': session(),
-  'GET /calendars': scope('calendars:read'),
-  'POST /calendars': scope('calendars:write'),
+  // Assistant
+  'POST /assistant/actions/{id}': session(),
+  'GET /assistant/conversations': session(),
+  'DELETE /assistant/conversations': session(),
+  'GET /assistant/conversations/{id}': session(),
+  'DELETE /assistant/conversations/{id}': session(),
+  'POST /assistant/feedback': session(),
+  'POST /assistant/messages': session(),
+  'GET /assistant/preferences': session(),
+  'PATCH /assistant/preferences': session(),
+  'GET /assistant/quick-actions': session(),
+  'GET /assistant/status': session(),
 
+  // Automations
+  'GET /automations': scope('automations:read'),
+  'POST /automations': scope('automations:write'),
+  'PATCH /automations/{id}': scope('automations:write'),
+  'DELETE /automations/{id}': scope('automations:write'),
+
+  // Availability
+  'GET /availability': session(),
+  'GET /available-slots': scope('availability:read'),
+  'GET /free-busy': scope('availability:read'),
+
+  // Bookings and meeting types
+  'GET /bookings': scope('bookings:read'),
+  'POST /bookings/{id}/cancel': scope('bookings:write'),
+  'GET /bookings/{id}/reschedule': scope('bookings:read'),
+  'POST /bookings/{id}/reschedule': scope('bookings:write'),
+  'GET /meeting-types': scope('bookings:read'),
+  'POST /meeting-types': scope('bookings:write'),
+  'PATCH /meeting-types': scope('bookings:write'),
+  'DELETE /meeting-types': scope('bookings:write'),
+  'GET /public/{username}/{slug}': open(),
+  'GET /public/{username}/{slug}/slots': open(),
+  'POST /public/{username}/{slug}/bookings': open(),
+  'POST /public/bookings/{id}/cancel': open(),
+  'POST /public/bookings/{id}/reschedule': open(),
+
+  // Events, calendars, types, inbox
   'GET /events': scope('events:read'),
   'POST /events': scope('events:create'),
   'GET /events/{id}': scope('events:read'),
   'PATCH /events/{id}': scope('events:update'),
   'DELETE /events/{id}': scope('events:delete'),
   'POST /events/{id}/rsvp': scope('events:write'),
+  'GET /calendars': scope('calendars:read'),
+  'POST /calendars': scope('calendars:write'),
+  'GET /event-types': session(),
+  'POST /event-types': session(),
+  'PATCH /event-types/{id}': session(),
+  'DELETE /event-types/{id}': session(),
   'GET /inbox': scope('events:read'),
   'GET /inbox/count': scope('events:read'),
+
+  // Devices and notifications
+  'GET /devices': scope('devices:write'),
+  'POST /devices': scope('devices:write'),
+  'DELETE /devices/{id}': scope('devices:write'),
+  'POST /devices/{id}/test': scope('devices:write'),
+  'GET /notifications': scope('notifications:read'),
+  'PATCH /notifications': scope('notifications:write'),
+
+  // Focus, goals, insights, planner, bug reports
+  'GET /focus': scope('tasks:read'),
+  'POST /focus': session(),
+  'PATCH /focus/{id}': session(),
+  'GET /goals': session(),
+  'POST /goals': session(),
+  'PUT /goals/{id}': session(),
+  'DELETE /goals/{id}': session(),
+  'GET /insights': session(),
+  'POST /planner/plan': session(),
+  'POST /planner/apply': session(),
+  'GET /bug-reports': session(),
+  'POST /bug-reports': session(),
+
+  // Profile, organizations, sync
+  'GET /me': session(),
+  'PATCH /me': session(),
+  'GET /me/bootstrap': scope('spaces:read'),
+  'GET /me/plan': session(),
+  'GET /organizations': scope('organizations:read'),
+  'GET /sync': scope('sync:read'),
+
+  // Projects and tasks (tasks per the addendum)
+  'GET /projects': scope('projects:read'),
+  'POST /projects': scope('projects:write'),
+  'GET /projects/{id}': scope('projects:read'),
+  'PATCH /projects/{id}': scope('projects:write'),
+  'DELETE /projects/{id}': scope('projects:write'),
+  'POST /projects/{id}/lists': scope('projects:write'),
+  'GET /tasks': scope('tasks:read'),
+  'POST /tasks': scope('tasks:write'),
+  'GET /tasks/{id}': scope('tasks:read'),
+  'PATCH /tasks/{id}': scope('tasks:write'),
+  'DELETE /tasks/{id}': scope('tasks:write'),
+
+  // Routines
+  'GET /routines': scope('routines:read'),
+  'POST /routines': session(),
+  'GET /routines/conflicts': session(),
+  'GET /routines/instances': session(),
+  'PUT /routines/items/{itemId}/days/{date}': session(),
+  'PUT /routines/periods/{periodId}/days/{date}': session(),
+  'GET /routines/{id}': session(),
+  'PATCH /routines/{id}': session(),
+  'DELETE /routines/{id}': session(),
+
+  // Spaces
+  'GET /spaces': session(),
+  'POST /spaces': session(),
+
+  // Webhook management (addendum: session only)
+  'GET /webhooks': session(),
+  'POST /webhooks': session(),
+  'PATCH /webhooks/{id}': session(),
+  'DELETE /webhooks/{id}': session(),
+  'POST /webhooks/{id}/test': session(),
+  'GET /webhooks/{id}/deliveries': session(),
+  'POST /webhooks/deliveries/{id}/redeliver': session(),
+  'GET /webhooks/event-types': session(),
 };
 
 /** Every scope of api-spec.md section 5. */

@@ -11,7 +11,7 @@ import { requestLogging } from './logging';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
-import { mount, type Route } from './route';
+import { mount, mountNotImplemented, routeKey, type Route } from './route';
 
 export const BASE_PATH = '/api/v1';
 
@@ -62,6 +62,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
   };
   for (const r of options.routes) mount(api, deps, r);
+  mountNotImplemented(api, deps, new Set(options.routes.map((r) => routeKey(r.operation))));
   http.use(BASE_PATH, api);
   http.use('/admin', express.json({ limit: '16kb' }), adminRouter(app));
   http.use(notFoundRoute);

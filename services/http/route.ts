@@ -134,3 +134,19 @@ async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> 
   }
   await deps.waitForPosition(Number(raw));
 }
+
+/** Routes of the access table that no slice serves yet: the same auth check, then 501 not_implemented. */
+export function mountNotImplemented(router: Router, deps: RouteDeps, served: Set<string>): void {
+  for (const [key, rule] of Object.entries(access)) {
+    if (served.has(key)) continue;
+    const [method, path] = key.split(' ');
+    router[method.toLowerCase() as Operation['method']](expressPath(path), async (req: Request, _res: Response, next: NextFunction) => {
+      try {
+        await deps.auth.authorize(req, rule);
+        throw new ApiError(501, 'not_implemented', `${key} is part of the API but not served by this version yet`);
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+}
