@@ -153,6 +153,8 @@ export const access: Record<string, AccessRule> = {
   'GET /webhooks/{id}/deliveries': session(),
   'POST /webhooks/deliveries/{id}/redeliver': session(),
   'GET /webhooks/event-types': session(),
+  // Inbound calls of the integration layer (messaging, payments, forms): verified by a shared-secret signature
+  'POST /integrations/inbound': open(),
 };
 
 /** Every scope of api-spec.md section 5. */
