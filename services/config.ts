@@ -23,6 +23,9 @@ const Config = z.object({
   /** Requests per minute per credential, and per client IP for calls without one. */
   RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).default(3000),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(600),
+  /** Failed sign-ins (per email and per address, 15 min window) before each attempt is delayed, and before 429. */
+  LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(20),
   /** Bearer token for the operator endpoints under /admin; they answer 404 while it is unset. */
   ADMIN_TOKEN: z.string().min(16).optional(),
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).max(1 << 20).default(1 << 15),

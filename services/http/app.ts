@@ -1,9 +1,11 @@
 import express, { type Express } from 'express';
+import helmet from 'helmet';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Operation } from '../../contracts/operation';
 import type { AppContext } from '../app-context';
 import { adminRouter } from './admin';
+import { cors } from './cors';
 import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { Idempotency } from './idempotency';
@@ -23,12 +25,11 @@ export interface HttpOptions {
   ready(): Promise<{ ready: boolean; details: Record<string, unknown> }>;
 }
 
-function docsPage(): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Calendar API</title>
+// No inline script: the Content-Security-Policy allows scripts from this origin only.
+const DOCS_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Calendar API</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head><body><div id="ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });</script></body></html>`;
-}
+<script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>`;
+const DOCS_INIT = "SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });";
 
 export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const http = express();
@@ -36,12 +37,17 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   http.set('etag', false); // ETags are ours (event versions), not hashes of every body
   http.set('trust proxy', 'loopback');
   http.use(requestLogging(app.log));
+  // Swagger UI's stylesheet carries inline data: images; everything else keeps helmet's defaults.
+  http.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'] } } }));
+  const webOrigins = app.config.WEB_ORIGIN ? app.config.WEB_ORIGIN.split(',').map((o) => o.trim()) : [];
+  http.use(cors(webOrigins));
 
   const openapi = buildOpenApi(options.operations);
   http.get(['/openapi.json', `${BASE_PATH}/openapi.json`], (_req, res) => void res.json(openapi));
   const swaggerDir = path.dirname(createRequire(__filename).resolve('swagger-ui-dist/package.json'));
   http.use('/docs/assets', express.static(swaggerDir, { index: false }));
-  http.get('/docs', (_req, res) => void res.type('html').send(docsPage()));
+  http.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
+  http.get('/docs/init.js', (_req, res) => void res.type('js').send(DOCS_INIT));
   http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   http.get('/readyz', async (_req, res, next) => {
     try {
@@ -56,7 +62,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   api.use(rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 }));
   api.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   const deps = {
-    auth: new Authenticator(options.resolvers, app.config.WEB_ORIGIN ? app.config.WEB_ORIGIN.split(',') : []),
+    auth: new Authenticator(options.resolvers, webOrigins),
     idempotency: new Idempotency(app.store, app.serverSecret),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,

@@ -33,6 +33,8 @@ export interface Input<B, Q, P> {
   params: P;
   principal: Principal | null;
   requestId: string;
+  /** The client's address (behind a loopback proxy: the forwarded one). */
+  ip: string;
   /** Unique per command; derived from the Idempotency-Key when there is one, so retries append nothing twice. */
   commandId: string;
   header(name: string): string | undefined;
@@ -102,6 +104,7 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
           return await r.handler({
             body, query, params, principal, commandId,
             requestId: res.locals.requestId as string,
+            ip: req.ip ?? 'unknown',
             header: (name) => req.get(name),
             log: res.locals.log as Logger,
           });

@@ -212,7 +212,11 @@ describe('health, OpenAPI and docs', () => {
       const loaded = await fetch(new URL(asset, `${root}/docs`));
       expect({ asset, status: loaded.status }).toEqual({ asset, status: 200 });
     }
-    const specUrl = /url:\s*'([^']+)'/.exec(html)?.[1] ?? /url:\s*"([^"]+)"/.exec(html)?.[1];
+    let scripts = html;
+    for (const src of [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]).filter((s) => !s.includes('bundle'))) {
+      scripts += (await request(root, 'GET', src)).body;
+    }
+    const specUrl = /url:\s*'([^']+)'/.exec(scripts)?.[1] ?? /url:\s*"([^"]+)"/.exec(scripts)?.[1];
     expect(specUrl).toBeDefined();
     const spec = await request(root, 'GET', specUrl!);
     expect(spec.body.openapi).toMatch(/^3\.1/);

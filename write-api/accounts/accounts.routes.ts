@@ -5,6 +5,8 @@ import { credentialsByEmail } from '../../read-api/profile/users.queries';
 import type { AppContext } from '../../services/app-context';
 import { ApiError } from '../../services/errors';
 import { SESSION_COOKIE } from '../../services/http/auth';
+import { LoginThrottle } from '../../services/http/login-throttle';
+import { errorBody } from '../../services/http/errors';
 import { route, type Input } from '../../services/http/route';
 import { hashPassword, verifyPassword } from './password';
 import { signup } from './signup';
@@ -18,6 +20,13 @@ function sessionCookie(input: Input<unknown, unknown, unknown>, token: string, e
 
 export function accountsRoutes(app: AppContext) {
   let dummyHash: Promise<string> | null = null;
+  const throttle = new LoginThrottle({
+    freeFailures: app.config.LOGIN_FREE_FAILURES,
+    maxFailures: app.config.LOGIN_MAX_FAILURES,
+    windowMs: 15 * 60_000,
+    baseDelayMs: 250,
+    maxDelayMs: 8000,
+  });
   return [
     route<z.infer<typeof SignupBody>>(opFor(authOperations, 'post', '/auth/signup'), async (input) => {
       const { user, position } = await signup(app, input.body, {
@@ -28,11 +37,22 @@ export function accountsRoutes(app: AppContext) {
     }),
 
     route<z.infer<typeof LoginBody>>(opFor(authOperations, 'post', '/auth/login'), async (input) => {
-      const found = await credentialsByEmail(app.readModels, input.body.email);
+      const { email, password } = input.body;
+      try {
+        await throttle.beforeAttempt(email, input.ip);
+      } catch (err) {
+        const retry = String(((err as ApiError).details as { retryAfter: number }).retryAfter);
+        return { status: 429, body: errorBody(err as ApiError), headers: { 'Retry-After': retry } };
+      }
+      const found = await credentialsByEmail(app.readModels, email);
       // Unknown emails cost the same time as wrong passwords, so the answer tells nothing about who has an account.
       dummyHash ??= hashPassword('not a password', app.config.PASSWORD_HASH_COST);
-      const ok = await verifyPassword(input.body.password, found?.passwordHash ?? (await dummyHash));
-      if (!found || !ok) throw new ApiError(401, 'invalid_credentials', 'Email or password is wrong');
+      const ok = await verifyPassword(password, found?.passwordHash ?? (await dummyHash));
+      if (!found || !ok) {
+        throttle.failed(email, input.ip);
+        throw new ApiError(401, 'invalid_credentials', 'Email or password is wrong');
+      }
+      throttle.succeeded(email);
       const session = await app.sessions.create(found.user.id);
       return {
         status: 200,
