@@ -11,7 +11,7 @@ export const RsvpAnswer = z.enum(['yes', 'no', 'maybe']);
 const Text = (max: number) => z.string().max(max);
 const Resource = z.string().min(1).max(100).describe('A resource name such as `room:blue`');
 
-export const AttendeeInput = z.object({ email: z.email().max(254), name: Text(200).optional() });
+export const AttendeeInput = z.strictObject({ email: z.email().max(254), name: Text(200).optional() });
 export const Attendee = z
   .object({
     email: z.string(),

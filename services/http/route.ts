@@ -64,8 +64,21 @@ export interface RouteDeps {
 export const routeKey = (op: Pick<Operation, 'method' | 'path'>) => `${op.method.toUpperCase()} ${op.path}`;
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
+/** Body fields the operation does not know: refused, so a typo or a hostile key (`__proto__`) never passes silently. */
+function unknownFields(schema: z.ZodType, value: unknown): string[] {
+  if (!(schema instanceof z.ZodObject) || typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.keys(value).filter((key) => !Object.hasOwn(schema.shape, key));
+}
+
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) return undefined as T;
+  if (where === 'body') {
+    const unknown = unknownFields(schema, value);
+    if (unknown.length) {
+      const issues = unknown.map((key) => ({ path: `body.${key}`, message: 'unknown field' }));
+      throw new ApiError(400, 'invalid_request', `Invalid body: unknown field ${unknown.join(', ')}`, { issues });
+    }
+  }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({
