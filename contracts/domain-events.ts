@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DateTime, Uuid } from './common';
 import { Event } from './events';
 import { Calendar, Space } from './spaces';
+import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
 export const UserRecord = z.object({
   id: Uuid,
@@ -34,6 +35,10 @@ export const domainEvents = {
   'event.created': Event,
   'event.updated': Event,
   'event.cancelled': Event,
+  // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
+  'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
+  'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),
+  'form.submitted': z.object({ userId: Uuid, payload: FormSubmittedPayload }),
 } as const;
 
 export type DomainEventType = keyof typeof domainEvents;

@@ -63,7 +63,7 @@ export const EventOccurrence = Event.extend({
 
 export const CreateEventBody = z
   .object({
-    title: Text(500).min(1),
+    title: Text(500).trim().min(1),
     startsAt: DateTime,
     endsAt: DateTime,
     calendarId: Uuid.optional(),
@@ -85,7 +85,7 @@ export type CreateEventBody = z.infer<typeof CreateEventBody>;
 
 export const UpdateEventBody = z
   .object({
-    title: Text(500).min(1),
+    title: Text(500).trim().min(1),
     startsAt: DateTime,
     endsAt: DateTime,
     calendarId: Uuid,

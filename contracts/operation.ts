@@ -19,6 +19,8 @@ export interface Operation {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** Media types the body may come in; default JSON only. */
+  bodyContentTypes?: string[];
   responses: Record<number, ResponseSpec>;
 }
 

@@ -3,7 +3,8 @@ import { findOperation } from '../../contracts/operation';
 import { syncOperations, type SyncQuery } from '../../contracts/sync';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
-import { ApiError } from '../../services/errors';
+import { DateTime } from '../../contracts/common';
+import { ApiError, invalid } from '../../services/errors';
 import { route } from '../../services/http/route';
 import { decodeCursor, encodeCursor } from './cursor';
 import { changesSince, type Since } from './sync.queries';
@@ -14,9 +15,10 @@ const expired = () =>
 export function syncRoutes(app: AppContext) {
   const parseSince = async (since: string): Promise<Since> => {
     if (/^\d{4}-\d{2}-\d{2}T/.test(since)) {
-      const t = Date.parse(since);
-      if (Number.isNaN(t)) throw expired();
-      return { time: new Date(t).toISOString() };
+      if (!DateTime.safeParse(since).success) {
+        throw invalid('since is neither a cursor nor a valid ISO date-time', [{ path: 'query.since', message: 'invalid date-time' }]);
+      }
+      return { time: new Date(since).toISOString() };
     }
     const claims = decodeCursor(app.serverSecret, since);
     if (!claims) throw expired();

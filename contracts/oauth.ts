@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { op } from './operation';
+import { Scope, ScopeList } from './scopes';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https anywhere, plain http only back to the user's own machine; no fragment, no credentials in the URL. */
+export function isAllowedRedirectUri(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (value.includes('#') || url.username || url.password || !url.hostname) return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+}
+
+export const RedirectUri = z
+  .string()
+  .max(2048)
+  .refine(isAllowedRedirectUri, 'must be an https URL (or http on localhost / 127.0.0.1) without a fragment');
+
+export const OAuthApplication = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    clientId: z.string(),
+    redirectUri: z.string().describe('Matched exactly (character for character) at /oauth/authorize and /oauth/token'),
+    scopes: z.array(Scope).describe('The most an authorization may grant'),
+    public: z.boolean().describe('Public clients have no secret and must use PKCE (S256)'),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'OAuthApplication' });
+export type OAuthApplication = z.infer<typeof OAuthApplication>;
+
+export const CreateOAuthApplicationBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    redirectUri: RedirectUri,
+    scopes: ScopeList,
+    public: z.boolean().default(false).describe('A client that cannot keep a secret (mobile, single-page): no secret, PKCE required'),
+  })
+  .meta({ id: 'CreateOAuthApplicationBody' });
+export type CreateOAuthApplicationBody = z.infer<typeof CreateOAuthApplicationBody>;
+
+export const OAuthApplicationCreated = z
+  .object({
+    application: OAuthApplication,
+    clientId: z.string(),
+    clientSecret: z.string().nullable().describe('Shown only in this answer; null for public clients'),
+  })
+  .meta({ id: 'OAuthApplicationCreated' });
+
+/** Authorization parameters are checked by the handler, so a bad client or redirect URI gets an HTML page. */
+const param = (max: number, description: string) => z.string().max(max).optional().catch(undefined).describe(description);
+
+const authorizeFields = {
+  response_type: param(32, 'Must be `code`'),
+  client_id: param(200, 'The application\'s client ID'),
+  redirect_uri: param(2048, 'Exactly the application\'s registered redirect URI'),
+  scope: param(2000, 'Space-separated scopes, each among the application\'s; defaults to all of them'),
+  state: param(1024, 'Returned unchanged with the answer'),
+  code_challenge: param(128, 'PKCE: BASE64URL(SHA-256(code_verifier)); required for public clients'),
+  code_challenge_method: param(16, 'PKCE: only `S256`'),
+};
+
+export const AuthorizeQuery = z.object(authorizeFields).meta({ id: 'AuthorizeQuery' });
+export type AuthorizeParams = z.infer<typeof AuthorizeQuery>;
+
+export const AuthorizeDecisionBody = z
+  .object({ ...authorizeFields, decision: z.enum(['allow', 'deny']) })
+  .meta({ id: 'AuthorizeDecisionBody', description: 'The consent page\'s parameters plus the decision (form or JSON)' });
+export type AuthorizeDecisionBody = z.infer<typeof AuthorizeDecisionBody>;
+
+const tokenParam = (description: string) => z.string().max(4096).optional().catch(undefined).describe(description);
+
+export const TokenRequest = z
+  .object({
+    grant_type: tokenParam('`authorization_code` or `refresh_token`'),
+    code: tokenParam('authorization_code: the code from the redirect'),
+    redirect_uri: tokenParam('authorization_code: the same redirect URI as in the authorization request'),
+    code_verifier: tokenParam('authorization_code: the PKCE verifier, when a code_challenge was sent'),
+    refresh_token: tokenParam('refresh_token: the latest refresh token (`cr_…`); each is single-use'),
+    scope: tokenParam('refresh_token: optionally fewer scopes than were granted'),
+    client_id: tokenParam('Or HTTP Basic authentication'),
+    client_secret: tokenParam('Confidential clients: the client secret (or HTTP Basic authentication)'),
+  })
+  .catch({})
+  .meta({ id: 'TokenRequest', description: 'application/x-www-form-urlencoded (RFC 6749) or JSON' });
+export type TokenRequest = z.infer<typeof TokenRequest>;
+
+export const TokenResponse = z
+  .object({
+    access_token: z.string().describe('A JWT (HS256), valid for expires_in seconds'),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int(),
+    refresh_token: z.string().describe('`cr_…`; rotates on every use'),
+    scope: z.string().describe('Space-separated granted scopes'),
+  })
+  .meta({ id: 'TokenResponse' });
+
+export const OAuthError = z
+  .object({
+    error: z.enum(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope']),
+    error_description: z.string().optional(),
+  })
+  .meta({ id: 'OAuthError', description: 'RFC 6749 section 5.2' });
+
+const html = (description: string) => ({ description, schema: z.string(), contentType: 'text/html' });
+
+export const oauthOperations = [
+  op({ method: 'get', path: '/oauth/applications', tag: 'OAuth', summary: 'The caller\'s OAuth applications (never the secrets)',
+    responses: { 200: { description: 'Applications', schema: z.object({ applications: z.array(OAuthApplication) }).meta({ id: 'OAuthApplicationList' }) } } }),
+  op({ method: 'post', path: '/oauth/applications', tag: 'OAuth', summary: 'Register an OAuth application; the client secret is shown once',
+    body: CreateOAuthApplicationBody,
+    responses: { 201: { description: 'Registered', schema: OAuthApplicationCreated } } }),
+  op({ method: 'delete', path: '/oauth/applications/{id}', tag: 'OAuth', summary: 'Delete an application; its tokens stop working at once',
+    params: IdParams,
+    responses: { 204: { description: 'Deleted' }, 404: { description: 'No such application of the caller\'s', schema: ErrorEnvelope } } }),
+  op({ method: 'get', path: '/oauth/authorize', tag: 'OAuth', summary: 'Consent page: the application\'s name and the requested scopes',
+    description: 'A bad client_id or redirect_uri gets an error page (never a redirect); other problems redirect with `error`.',
+    query: AuthorizeQuery,
+    responses: { 200: html('Consent page'), 302: { description: 'To redirect_uri with `error` (invalid_scope, invalid_request, unsupported_response_type)' },
+      400: html('Unknown client or redirect URI') } }),
+  op({ method: 'post', path: '/oauth/authorize', tag: 'OAuth', summary: 'Allow or deny: redirects with `code` and `state`, or `error=access_denied`',
+    body: AuthorizeDecisionBody, bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    responses: { 302: { description: 'To redirect_uri with `code` and `state` (or `error`)' }, 400: html('Unknown client or redirect URI') } }),
+  op({ method: 'post', path: '/oauth/token', tag: 'OAuth', summary: 'Exchange a code or a refresh token for tokens (RFC 6749)',
+    body: TokenRequest, bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    responses: {
+      200: { description: 'Tokens', schema: TokenResponse },
+      400: { description: 'invalid_request, invalid_grant, unsupported_grant_type, invalid_scope', schema: OAuthError },
+      401: { description: 'invalid_client', schema: OAuthError },
+    } }),
+];
