@@ -4,7 +4,8 @@
  * keeps serving; once it reaches the head of the log it becomes active and the old storage is dropped.
  */
 import type { Logger } from 'pino';
-import type { EventStore, RecordedEvent, Subscription } from '../services/eventstore/event-store.port';
+import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
+import { followLog, type LogFollower } from '../services/eventstore/follow-log';
 import type { ReadStore } from '../services/readstore/read-store.port';
 import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
@@ -14,7 +15,7 @@ const REGISTRY_POLL_MS = 1000;
 
 class Follower {
   position = 0;
-  private sub: Subscription | null = null;
+  private sub: LogFollower | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
   private saved = 0;
   private flushing: Promise<void> = Promise.resolve();
@@ -36,13 +37,13 @@ class Follower {
     const cp = await this.store.collection(CHECKPOINTS).get(this.key);
     this.position = this.saved = (cp?.position as number | undefined) ?? 0;
     const handles = new Set(this.def.handles);
-    this.sub = events.subscribeAll(this.position, async (e: RecordedEvent) => {
+    const apply = async (e: RecordedEvent) => {
       if (handles.has(e.type)) await this.def.apply(e, this.docs);
       this.position = e.position;
       this.scheduleCheckpoint();
       await this.onApplied(this);
-    });
-    this.sub.done.catch((err) => this.log.error({ err, projection: this.key }, 'projection stopped on an error'));
+    };
+    this.sub = followLog(events, () => this.position, apply, this.log, this.key);
   }
 
   private scheduleCheckpoint(): void {

@@ -15,6 +15,9 @@ import { ProjectionRunner } from '../projections/runner';
 import { scheduleProjection } from '../projections/schedule.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
+import { ApiKeys } from '../write-api/api-keys/api-keys';
+import { oauthSigningSecret } from '../write-api/oauth/access-tokens';
+import { OAuth } from '../write-api/oauth/oauth';
 import type { AppContext } from './app-context';
 import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
@@ -43,7 +46,10 @@ export async function openPorts(config: Config): Promise<Ports> {
     ? await (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
     : await (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.join(dir, 'read-models.sqlite'));
   const bus = config.KAFKA_BROKERS
-    ? await (await import('./bus/kafka-bus')).openKafkaBus(config.KAFKA_BROKERS.split(',').map((b) => b.trim()))
+    ? await (await import('./bus/kafka-bus')).openKafkaBus(config.KAFKA_BROKERS.split(',').map((b) => b.trim()), {
+        partitions: config.KAFKA_TOPIC_PARTITIONS,
+        replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+      })
     : await (await import('./bus/embedded-bus')).openEmbeddedBus(path.join(dir, 'bus.sqlite'));
   return { events, store, bus };
 }
@@ -79,6 +85,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     watermarks,
     readModels: new ReadModels(ports.store, watermarks),
     sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
+    apiKeys: new ApiKeys(ports.store),
+    oauth: new OAuth(ports.store, await oauthSigningSecret(config, ports.store), config),
     serverSecret: await serverSecret(config, ports.store),
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
@@ -94,7 +102,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     const http = createHttpApp(context, {
       routes: apiRoutes(context),
       operations: apiOperations,
-      resolvers: [context.sessions.resolve],
+      resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
       ready: async () => {
         const head = await ports.events.headPosition();
         const positions = Object.fromEntries(

@@ -10,6 +10,11 @@ const Config = z.object({
   MONGO_DB: z.string().default('calendar'),
   KAFKA_BROKERS: z.string().min(1).optional(),
   KAFKA_TOPIC: z.string().default('calendar.domain-events'),
+  /** Used when the topic does not exist yet and the service creates it. */
+  KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(3),
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).default(1),
+  /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address (rate limits). */
+  TRUST_PROXY: z.string().default('loopback'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Signs sync cursors and encrypts stored idempotent replies; generated once and kept in the read store if unset. */
   SERVER_SECRET: z.string().min(16).optional(),
@@ -29,6 +34,10 @@ const Config = z.object({
   /** Bearer token for the operator endpoints under /admin; they answer 404 while it is unset. */
   ADMIN_TOKEN: z.string().min(16).optional(),
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).max(1 << 20).default(1 << 15),
+  /** HS256 key for OAuth access tokens (at least 32 characters); generated once and kept in the read store if unset. */
+  OAUTH_JWT_SECRET: z.string().min(32).optional(),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
 });
 
 export type Config = z.infer<typeof Config>;

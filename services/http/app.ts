@@ -35,7 +35,8 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const http = express();
   http.disable('x-powered-by');
   http.set('etag', false); // ETags are ours (event versions), not hashes of every body
-  http.set('trust proxy', 'loopback');
+  const trust = app.config.TRUST_PROXY;
+  http.set('trust proxy', trust === 'true' ? true : trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust);
   http.use(requestLogging(app.log));
   // Swagger UI's stylesheet carries inline data: images; everything else keeps helmet's defaults.
   http.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'] } } }));
@@ -61,6 +62,8 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const api = express.Router();
   api.use(rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 }));
   api.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  // OAuth clients and the consent page's form post form-encoded bodies (RFC 6749); nothing else accepts them.
+  api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   const deps = {
     auth: new Authenticator(options.resolvers, webOrigins),
     idempotency: new Idempotency(app.store, app.serverSecret),

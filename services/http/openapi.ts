@@ -40,6 +40,9 @@ function parameters(op: Operation, components: Record<string, unknown>) {
   return out;
 }
 
+const bodyContent = (op: Operation, schema: unknown) =>
+  Object.fromEntries((op.bodyContentTypes ?? ['application/json']).map((type) => [type, { schema }]));
+
 function security(op: Operation) {
   const rule = access[routeKey(op)];
   if (!rule || rule.kind === 'public') return { security: [] };
@@ -73,7 +76,7 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
       tags: [op.tag],
       parameters: parameters(op, components),
       ...(op.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(op.body, components) } } } }
+        ? { requestBody: { required: true, content: bodyContent(op, schemaOf(op.body, components)) } }
         : {}),
       responses,
       ...security(op),

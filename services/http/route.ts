@@ -21,6 +21,8 @@ export interface Reply {
   body?: unknown;
   /** A body already serialized to JSON (cached answers); sent as is instead of `body`. */
   json?: Buffer;
+  /** An HTML page (the OAuth consent page), sent as text/html instead of `body`. */
+  html?: string;
   headers?: Record<string, string>;
   /** Log position of the last event this request appended. */
   position?: number | null;
@@ -94,6 +96,7 @@ function send(res: Response, reply: Reply): void {
   if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
   res.status(reply.status);
   if (reply.json !== undefined) res.type('application/json').send(reply.json);
+  else if (reply.html !== undefined) res.type('html').send(reply.html);
   else if (reply.body === undefined) res.end();
   else res.json(reply.body);
 }

@@ -5,7 +5,8 @@
  */
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/bus.port';
-import type { EventStore, RecordedEvent, Subscription } from '../eventstore/event-store.port';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
+import { followLog, type LogFollower } from '../eventstore/follow-log';
 import type { ReadStore } from '../readstore/read-store.port';
 
 export const RELAY_CHECKPOINT = 'relay';
@@ -14,7 +15,8 @@ const MAX_BATCH = 500;
 const BATCH_WINDOW_MS = 5;
 
 export class Relay {
-  private sub: Subscription | null = null;
+  private sub: LogFollower | null = null;
+  private queuedUpTo = 0;
   private pending: RecordedEvent[] = [];
   private flushing: Promise<void> | null = null;
   private acked = 0;
@@ -34,12 +36,15 @@ export class Relay {
   async start(): Promise<void> {
     const cp = await this.store.collection('_checkpoints').get(RELAY_CHECKPOINT);
     this.acked = (cp?.position as number | undefined) ?? 0;
-    this.sub = this.events.subscribeAll(this.acked, async (e) => {
+    this.queuedUpTo = this.acked;
+    const queue = async (e: RecordedEvent) => {
       this.pending.push(e);
+      this.queuedUpTo = e.position;
       this.scheduleFlush();
       if (this.pending.length >= MAX_BATCH) await this.flushing;
-    });
-    this.sub.done.catch((err) => this.log.error({ err }, 'relay stopped on an error'));
+    };
+    // A resubscription continues after what is queued: queued events are published, none twice, none skipped.
+    this.sub = followLog(this.events, () => this.queuedUpTo, queue, this.log, 'relay');
   }
 
   private scheduleFlush(): void {

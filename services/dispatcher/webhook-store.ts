@@ -1,0 +1,127 @@
+/**
+ * Webhooks and their deliveries are state documents in the read store (`_webhooks`, `_webhook_deliveries`), not
+ * events: they are configuration and delivery bookkeeping, not changes a webhook or /sync speaks of.
+ *
+ * Delivery documents use `_pos` as a revision: every change is a `putIfNewer` with `_pos + 1`, an atomic
+ * compare-and-set on both adapters, so two dispatcher processes never both claim one attempt.
+ */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { Delivery, Webhook } from '../../contracts/webhooks';
+import type { Collection, Doc, ReadStore } from '../readstore/read-store.port';
+
+export const WEBHOOKS = '_webhooks';
+export const DELIVERIES = '_webhook_deliveries';
+
+export interface WebhookDoc extends Doc {
+  userId: string;
+  name: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  /** The signing secret, AES-256-GCM sealed with a key derived from the server secret. */
+  sealedSecret: string;
+  /** Head of the log when it was created: only later changes are delivered to it. */
+  fromPosition: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AttemptDoc {
+  at: string;
+  status: number | null;
+  responseTimeMs: number | null;
+  error: string | null;
+}
+
+export interface DeliveryDoc extends Doc {
+  _pos: number;
+  webhookId: string;
+  userId: string;
+  eventId: string;
+  type: string;
+  /** The JSON body, fixed at creation: every attempt sends the same bytes. */
+  body: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: AttemptDoc[];
+  /** Attempts before the current round (a redelivery starts a new round of retries). */
+  roundStart: number;
+  /** Due time (ms) while pending; while an attempt is in flight, the end of its lease. */
+  nextAttemptMs: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export class WebhookStore {
+  readonly webhooks: Collection<WebhookDoc>;
+  readonly deliveries: Collection<DeliveryDoc>;
+  private readonly key: Buffer;
+
+  constructor(store: ReadStore, serverSecret: string) {
+    this.webhooks = store.collection<WebhookDoc>(WEBHOOKS);
+    this.deliveries = store.collection<DeliveryDoc>(DELIVERIES);
+    this.key = createHash('sha256').update(`webhook-secret\u0000${serverSecret}`).digest();
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.webhooks.ensureIndex(['userId']);
+    await this.deliveries.ensureIndex(['state', 'nextAttemptMs']);
+    await this.deliveries.ensureIndex(['webhookId', 'createdAt']);
+  }
+
+  seal(secret: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+  }
+
+  open(sealed: string): string {
+    const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+  }
+
+  async ownedWebhook(userId: string, id: string): Promise<WebhookDoc | null> {
+    const doc = await this.webhooks.get(id);
+    return doc && doc.userId === userId ? doc : null;
+  }
+
+  /**
+   * Applies `change` to the current revision of a delivery and stores it as the next revision, again on a fresh
+   * read when someone else wrote in between. `change` returns null to leave the document alone.
+   */
+  async updateDelivery(id: string, change: (doc: DeliveryDoc) => Partial<DeliveryDoc> | null): Promise<DeliveryDoc | null> {
+    for (;;) {
+      const doc = await this.deliveries.get(id);
+      if (!doc) return null;
+      const fields = change(doc);
+      if (!fields) return doc;
+      const next: DeliveryDoc = { ...doc, ...fields, _pos: doc._pos + 1, updatedAt: new Date().toISOString() };
+      if (await this.deliveries.putIfNewer(next)) return next;
+    }
+  }
+
+  /** The next revision if nobody wrote since `doc` was read, else null. */
+  async claim(doc: DeliveryDoc, fields: Partial<DeliveryDoc>): Promise<DeliveryDoc | null> {
+    const next: DeliveryDoc = { ...doc, ...fields, _pos: doc._pos + 1 };
+    return (await this.deliveries.putIfNewer(next)) ? next : null;
+  }
+}
+
+export const webhookView = (d: WebhookDoc): Webhook => ({
+  id: d._id, name: d.name, url: d.url, events: d.events, enabled: d.enabled, createdAt: d.createdAt, updatedAt: d.updatedAt,
+});
+
+export const deliveryView = (d: DeliveryDoc): Delivery => ({
+  id: d._id,
+  webhookId: d.webhookId,
+  eventId: d.eventId,
+  type: d.type,
+  state: d.state,
+  attempts: d.attempts,
+  nextAttemptAt: d.state === 'pending' && d.nextAttemptMs !== null ? new Date(d.nextAttemptMs).toISOString() : null,
+  payload: JSON.parse(d.body) as unknown,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});

@@ -1,0 +1,53 @@
+/**
+ * Follows the global log for as long as it runs: when the subscription fails (the store dropped the connection, a
+ * handler's write failed), it is opened again after a growing pause, from the position the caller has reached.
+ * A failed projector or relay so heals itself instead of idling without a sign.
+ */
+import type { Logger } from 'pino';
+import type { EventStore, RecordedEvent, Subscription } from './event-store.port';
+
+const FIRST_PAUSE_MS = 100;
+const LONGEST_PAUSE_MS = 30_000;
+
+export interface LogFollower {
+  stop(): Promise<void>;
+}
+
+export function followLog(
+  events: EventStore,
+  reached: () => number,
+  handler: (event: RecordedEvent) => Promise<void>,
+  log: Logger,
+  label: string,
+): LogFollower {
+  let sub: Subscription | null = null;
+  let stopped = false;
+  let pause = FIRST_PAUSE_MS;
+  let timer: NodeJS.Timeout | null = null;
+
+  const open = (): void => {
+    if (stopped) return;
+    sub = events.subscribeAll(reached(), async (e) => {
+      await handler(e);
+      pause = FIRST_PAUSE_MS;
+    });
+    sub.done.then(
+      () => undefined,
+      (err) => {
+        if (stopped) return;
+        log.error({ err, follower: label, retryInMs: pause }, 'log subscription failed; resubscribing');
+        timer = setTimeout(open, pause);
+        pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+      },
+    );
+  };
+  open();
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await sub?.stop();
+    },
+  };
+}
