@@ -15,9 +15,6 @@ import { ProjectionRunner } from '../projections/runner';
 import { scheduleProjection } from '../projections/schedule.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
-import { ApiKeys } from '../write-api/api-keys/api-keys';
-import { oauthSigningSecret } from '../write-api/oauth/access-tokens';
-import { OAuth } from '../write-api/oauth/oauth';
 import type { AppContext } from './app-context';
 import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
@@ -85,8 +82,6 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     watermarks,
     readModels: new ReadModels(ports.store, watermarks),
     sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
-    apiKeys: new ApiKeys(ports.store),
-    oauth: new OAuth(ports.store, await oauthSigningSecret(config, ports.store), config),
     serverSecret: await serverSecret(config, ports.store),
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
@@ -102,7 +97,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     const http = createHttpApp(context, {
       routes: apiRoutes(context),
       operations: apiOperations,
-      resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
+      resolvers: [context.sessions.resolve],
       ready: async () => {
         const head = await ports.events.headPosition();
         const positions = Object.fromEntries(
