@@ -13,7 +13,7 @@ import { requestLogging } from './logging';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
-import { mount, mountNotImplemented, routeKey, type Route } from './route';
+import { keepRawBody, mount, mountMethodNotAllowed, mountNotImplemented, routeKey, type Route } from './route';
 
 export const BASE_PATH = '/api/v1';
 
@@ -61,7 +61,9 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
 
   const api = express.Router();
   api.use(rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 }));
-  api.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody });
+  // Only methods that carry a body parse one, so a stray body never masks a 405 or a GET's answer.
+  api.use((req, res, next) => (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? json(req, res, next) : next()));
   // OAuth clients and the consent page's form post form-encoded bodies (RFC 6749); nothing else accepts them.
   api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   const deps = {
@@ -72,6 +74,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   };
   for (const r of options.routes) mount(api, deps, r);
   mountNotImplemented(api, deps, new Set(options.routes.map((r) => routeKey(r.operation))));
+  mountMethodNotAllowed(api);
   http.use(BASE_PATH, api);
   http.use('/admin', express.json({ limit: '16kb' }), adminRouter(app));
   http.use(notFoundRoute);

@@ -40,6 +40,8 @@ export interface Input<B, Q, P> {
   /** Unique per command; derived from the Idempotency-Key when there is one, so retries append nothing twice. */
   commandId: string;
   header(name: string): string | undefined;
+  /** The JSON body's bytes as received (for signatures computed over the raw body). */
+  rawBody: Buffer | undefined;
   log: Logger;
 }
 
@@ -62,6 +64,11 @@ export interface RouteDeps {
   waitForPosition(position: number): Promise<boolean>;
   writeWaitsForProjection: boolean;
 }
+
+/** `verify` hook of express.json: keeps the bytes it parsed, for handlers that check a signature over them. */
+export const keepRawBody = (req: unknown, _res: unknown, buf: Buffer): void => {
+  (req as { rawBody?: Buffer }).rawBody = buf;
+};
 
 export const routeKey = (op: Pick<Operation, 'method' | 'path'>) => `${op.method.toUpperCase()} ${op.path}`;
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -122,6 +129,7 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
             requestId: res.locals.requestId as string,
             ip: req.ip ?? 'unknown',
             header: (name) => req.get(name),
+            rawBody: (req as { rawBody?: Buffer }).rawBody,
             log: res.locals.log as Logger,
           });
         } catch (err) {
@@ -166,6 +174,21 @@ export function mountNotImplemented(router: Router, deps: RouteDeps, served: Set
       } catch (err) {
         next(err);
       }
+    });
+  }
+}
+
+/** Known paths answer other methods with 405 and an Allow header, in the envelope. */
+export function mountMethodNotAllowed(router: Router): void {
+  const methods = new Map<string, string[]>();
+  for (const key of Object.keys(access)) {
+    const [method, path] = key.split(' ');
+    methods.set(path, [...(methods.get(path) ?? []), method]);
+  }
+  for (const [path, allowed] of methods) {
+    router.all(expressPath(path), (_req: Request, res: Response, next: NextFunction) => {
+      res.setHeader('Allow', allowed.join(', '));
+      next(new ApiError(405, 'method_not_allowed', `Use ${allowed.join(', ')} on this path`));
     });
   }
 }
