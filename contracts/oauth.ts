@@ -69,15 +69,17 @@ const authorizeFields = {
 export const AuthorizeQuery = z.object(authorizeFields).meta({ id: 'AuthorizeQuery' });
 export type AuthorizeParams = z.infer<typeof AuthorizeQuery>;
 
+/** Never fails validation either: unknown parameters are ignored (RFC 6749 3.1) and problems get the HTML page. */
 export const AuthorizeDecisionBody = z
-  .object({ ...authorizeFields, decision: z.enum(['allow', 'deny']) })
+  .object({ ...authorizeFields, decision: z.enum(['allow', 'deny']).optional().catch(undefined).describe('Required') })
+  .catch({})
   .meta({ id: 'AuthorizeDecisionBody', description: 'The consent page\'s parameters plus the decision (form or JSON)' });
 export type AuthorizeDecisionBody = z.infer<typeof AuthorizeDecisionBody>;
 
 const tokenParam = (description: string) => z.string().max(4096).optional().catch(undefined).describe(description);
 
 export const TokenRequest = z
-  .object({
+  .looseObject({
     grant_type: tokenParam('`authorization_code` or `refresh_token`'),
     code: tokenParam('authorization_code: the code from the redirect'),
     redirect_uri: tokenParam('authorization_code: the same redirect URI as in the authorization request'),
@@ -126,7 +128,7 @@ export const oauthOperations = [
       400: html('Unknown client or redirect URI') } }),
   op({ method: 'post', path: '/oauth/authorize', tag: 'OAuth', summary: 'Allow or deny: redirects with `code` and `state`, or `error=access_denied`',
     body: AuthorizeDecisionBody, bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
-    responses: { 302: { description: 'To redirect_uri with `code` and `state` (or `error`)' }, 400: html('Unknown client or redirect URI') } }),
+    responses: { 302: { description: 'To redirect_uri with `code` and `state` (or `error`)' }, 400: html('Unknown client or redirect URI, or no decision') } }),
   op({ method: 'post', path: '/oauth/token', tag: 'OAuth', summary: 'Exchange a code or a refresh token for tokens (RFC 6749)',
     body: TokenRequest, bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
     responses: {

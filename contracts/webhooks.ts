@@ -91,6 +91,25 @@ export const WebhookEnvelope = z
   })
   .meta({ id: 'WebhookEnvelope' });
 
+/** The headers of every delivery attempt. */
+export const DELIVERY_HEADERS: ReadonlyArray<[name: string, description: string]> = [
+  ['X-Calendar-Signature', 'Lowercase hex HMAC-SHA256 of `{timestamp}.{body}` keyed with the webhook secret'],
+  ['X-Calendar-Event', 'The webhook type'],
+  ['X-Calendar-Delivery', 'The delivery id: the same on every retry and redelivery'],
+  ['X-Calendar-Timestamp', 'Unix seconds of this attempt'],
+];
+
+/** The body of each type, for the OpenAPI document's `webhooks` section. */
+export const webhookBodies = WEBHOOK_CATALOGUE.map((t) => ({
+  type: t.type,
+  summary: `${t.type}: ${t.description}`,
+  schema: WebhookEnvelope.extend({
+    type: z.literal(t.type),
+    data: t.data,
+    ...(t.previous ? { previous: t.previous } : {}),
+  }).meta({ id: `WebhookBody.${t.type}` }),
+}));
+
 export const WebhookTypeInfo = z
   .object({ type: z.string(), description: z.string(), listedInSettings: z.boolean(), integration: z.boolean() })
   .meta({ id: 'WebhookTypeInfo' });

@@ -22,7 +22,7 @@ export const scheduleProjection = projection({
   version: 1,
   collections: {
     spaces: { indexes: [['id'], ['_pos']] },
-    memberships: { indexes: [['userId']] },
+    memberships: { indexes: [['userId'], ['spaceId']] },
     calendars: { indexes: [['spaceId'], ['_pos']] },
     events: { indexes: [['spaceId', '_startMs'], ['_pos']] },
   },

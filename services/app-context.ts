@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { ReadModels } from '../projections/read-models';
 import type { Watermarks } from '../projections/watermarks';
 import type { Sessions } from '../write-api/accounts/sessions';
+import type { ApiKeys } from '../write-api/api-keys/api-keys';
+import type { OAuth } from '../write-api/oauth/oauth';
 import type { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import type { EventStore } from './eventstore/event-store.port';
@@ -17,6 +19,8 @@ export interface AppContext {
   watermarks: Watermarks;
   readModels: ReadModels;
   sessions: Sessions;
+  apiKeys: ApiKeys;
+  oauth: OAuth;
   /** Server secret: signs sync cursors, encrypts stored idempotent replies. */
   serverSecret: string;
   /** Names of the projections reads depend on (waited for by X-Calendar-Min-Position). */

@@ -15,10 +15,14 @@ import { ProjectionRunner } from '../projections/runner';
 import { scheduleProjection } from '../projections/schedule.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
+import { ApiKeys } from '../write-api/api-keys/api-keys';
+import { oauthSigningSecret } from '../write-api/oauth/access-tokens';
+import { OAuth } from '../write-api/oauth/oauth';
 import type { AppContext } from './app-context';
 import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
+import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import type { EventStore } from './eventstore/event-store.port';
 import { createHttpApp } from './http/app';
 import type { ReadStore } from './readstore/read-store.port';
@@ -63,6 +67,7 @@ export interface Service {
   context: AppContext;
   runner: ProjectionRunner | null;
   relay: Relay | null;
+  dispatcher: Dispatcher | null;
   server: Server | null;
   /** Where the HTTP server listens (when the api role runs). */
   url: string | null;
@@ -71,7 +76,7 @@ export interface Service {
 
 export async function startService(config: Config, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<Service> {
   const ports = await openPorts(config);
-  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay']) : new Set([config.ROLE]);
+  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher']) : new Set([config.ROLE]);
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
   const context: AppContext = {
     config,
@@ -82,6 +87,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     watermarks,
     readModels: new ReadModels(ports.store, watermarks),
     sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
+    apiKeys: new ApiKeys(ports.store),
+    oauth: new OAuth(ports.store, await oauthSigningSecret(config, ports.store), config),
     serverSecret: await serverSecret(config, ports.store),
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
@@ -90,6 +97,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   await runner?.start();
   const relay = roles.has('relay') ? new Relay(ports.events, ports.bus, ports.store, config.KAFKA_TOPIC, log) : null;
   await relay?.start();
+  const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -97,7 +105,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     const http = createHttpApp(context, {
       routes: apiRoutes(context),
       operations: apiOperations,
-      resolvers: [context.sessions.resolve],
+      resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
       ready: async () => {
         const head = await ports.events.headPosition();
         const positions = Object.fromEntries(
@@ -120,11 +128,13 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     context,
     runner,
     relay,
+    dispatcher,
     server,
     url,
     async stop() {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       server?.closeAllConnections();
+      await dispatcher?.stop();
       await relay?.stop();
       await runner?.stop();
       await ports.bus.close();

@@ -4,7 +4,7 @@ const Config = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  ROLE: z.enum(['all', 'api', 'projector', 'relay']).default('all'),
+  ROLE: z.enum(['all', 'api', 'projector', 'relay', 'dispatcher']).default('all'),
   EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, 'must be an esdb:// URL').optional(),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   MONGO_DB: z.string().default('calendar'),
@@ -34,6 +34,17 @@ const Config = z.object({
   /** Bearer token for the operator endpoints under /admin; they answer 404 while it is unset. */
   ADMIN_TOKEN: z.string().min(16).optional(),
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).max(1 << 20).default(1 << 15),
+  /** Waits before each retry of a failed webhook delivery (comma list, ms): one retry per entry, at most five. */
+  WEBHOOK_RETRY_DELAYS_MS: z
+    .string()
+    .default('10000,60000,600000,3600000,21600000')
+    .transform((v) => v.split(',').map((d) => Number(d.trim())))
+    .pipe(z.array(z.number().int().min(0).max(7 * 86_400_000)).min(1).max(5)),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Lets webhooks reach loopback, link-local and private addresses (tests, closed networks). */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Shared secret of the integration layer's inbound calls; POST /integrations/inbound answers 404 while unset. */
+  INTEGRATIONS_SECRET: z.string().min(16).optional(),
   /** HS256 key for OAuth access tokens (at least 32 characters); generated once and kept in the read store if unset. */
   OAUTH_JWT_SECRET: z.string().min(32).optional(),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),

@@ -11,14 +11,13 @@ import { guardedLookup, refusedLiteral } from './private-addresses';
 /** Receivers' answers are read up to this size, then the connection is dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 128 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 128 }),
 };
 
 export interface SendOptions {
   timeoutMs: number;
   allowPrivate: boolean;
-  signal?: AbortSignal;
 }
 
 export interface AttemptResult {
@@ -70,7 +69,6 @@ function post(rawUrl: string, body: string, headers: Record<string, string>, opt
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
       resolve(result);
     };
     const request = (url.protocol === 'https:' ? https : http).request(url, {
@@ -83,11 +81,6 @@ function post(rawUrl: string, body: string, headers: Record<string, string>, opt
       finish(answered ?? failed(`timed out after ${options.timeoutMs} ms`));
       request.destroy();
     }, options.timeoutMs);
-    const onAbort = () => {
-      finish(failed('aborted'));
-      request.destroy();
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (err) => finish(failed(err.message || String(err))));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;

@@ -47,6 +47,8 @@ export interface DeliveryDoc extends Doc {
   roundStart: number;
   /** Due time (ms) while pending; while an attempt is in flight, the end of its lease. */
   nextAttemptMs: number | null;
+  /** Set while an attempt is in flight: the end of the claim. */
+  leasedUntil: number | null;
   createdAt: string;
   updatedAt: string;
 }

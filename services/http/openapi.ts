@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ErrorEnvelope } from '../../contracts/common';
 import type { Operation } from '../../contracts/operation';
+import { DELIVERY_HEADERS, webhookBodies } from '../../contracts/webhooks';
 import { access } from './access';
 import { routeKey } from './route';
 
@@ -17,7 +18,8 @@ function schemaOf(schema: z.ZodType, components: Record<string, unknown>): unkno
   delete json.$defs;
   Object.assign(components, defs);
   if (!id) return json;
-  components[id] = json;
+  // zod moves a named root into $defs too (leaving only a $ref to it): never overwrite it with that $ref.
+  if (!(id in defs)) components[id] = json;
   return ref(id);
 }
 
@@ -50,6 +52,18 @@ function security(op: Operation) {
     return { security: [{ bearer: [rule.scope] }, { cookie: [] }], 'x-required-scope': rule.scope };
   }
   return { security: [{ bearer: [] }, { cookie: [] }], 'x-auth': rule.kind };
+}
+
+/** OpenAPI 3.1 `webhooks`: what we POST to a receiver, per type. */
+function webhookDocs(components: Record<string, unknown>) {
+  return Object.fromEntries(webhookBodies.map((w) => [w.type, {
+    post: {
+      summary: w.summary,
+      parameters: DELIVERY_HEADERS.map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })),
+      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(w.schema, components) } } },
+      responses: { '2XX': { description: 'Received; any other answer (or none within the time-out) is retried' } },
+    },
+  }]));
 }
 
 export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
@@ -93,6 +107,7 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
     },
     servers: [{ url: serverUrl }],
     paths,
+    webhooks: webhookDocs(components),
     components: {
       schemas: components,
       securitySchemes: {

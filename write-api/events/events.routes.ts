@@ -12,6 +12,7 @@ import { deterministicUuid } from '../../services/ids';
 import { route, type Input } from '../../services/http/route';
 import { decided } from '../../services/commands/command-handler';
 import { userDecider, userStream } from '../accounts/user.decider';
+import { isTestAccountEmail, isTestSpace } from '../api-keys/test-environment';
 import { lookupCaughtUp } from '../schedule/locate';
 import { scheduleDecider, scheduleStream, type ScheduleCommand } from '../schedule/schedule.decider';
 
@@ -21,9 +22,11 @@ type IdParams = { id: string };
 export function eventsWriteRoutes(app: AppContext) {
   const profile = async (userId: string) => (await app.commands.load(userStream(userId), userDecider)).state.user!;
 
-  const resolveAttendees = async (input: Attendees): Promise<Event['attendees']> => {
+  const resolveAttendees = async (input: Attendees, environment: 'live' | 'test'): Promise<Event['attendees']> => {
     const ids = await userIdsByEmail(app.readModels, input.map((a) => a.email));
-    return input.map((a) => ({ email: a.email, name: a.name ?? null, userId: ids.get(a.email.toLowerCase()) ?? null, response: 'needs_action' }));
+    // Only users of the caller's environment are linked: test data never reaches a live inbox, nor live data a test one.
+    const userId = (email: string) => (isTestAccountEmail(email) === (environment === 'test') ? ids.get(email.toLowerCase()) ?? null : null);
+    return input.map((a) => ({ email: a.email, name: a.name ?? null, userId: userId(a.email), response: 'needs_action' }));
   };
 
   const spaceOfCalendar = async (calendarId: string) =>
@@ -76,7 +79,7 @@ export function eventsWriteRoutes(app: AppContext) {
           busy: b.busy ?? true,
           recurrenceRule: b.recurrenceRule ?? null,
           resources: [...new Set(b.resources ?? [])],
-          attendees: await resolveAttendees(b.attendees ?? []),
+          attendees: await resolveAttendees(b.attendees ?? [], input.principal!.environment),
           allowOverlap: b.allowOverlap ?? false,
         },
       });
@@ -92,7 +95,7 @@ export function eventsWriteRoutes(app: AppContext) {
       if (resources) changes.resources = [...new Set(resources)];
       if (attendees) {
         const previous = new Map(located.attendees.map((a) => [a.email.toLowerCase(), a.response]));
-        changes.attendees = (await resolveAttendees(attendees)).map((a) => ({ ...a, response: previous.get(a.email.toLowerCase()) ?? a.response }));
+        changes.attendees = (await resolveAttendees(attendees, input.principal!.environment)).map((a) => ({ ...a, response: previous.get(a.email.toLowerCase()) ?? a.response }));
       }
       const result = await run(input, located.spaceId, {
         type: 'UpdateEvent', actorId: input.principal!.userId, eventId: located.id, changes,
@@ -112,6 +115,8 @@ export function eventsWriteRoutes(app: AppContext) {
 
     route<z.infer<typeof RsvpBody>, unknown, IdParams>(findOperation(eventOperations, 'post', '/events/{id}/rsvp'), async (input) => {
       const located = await eventLocation(input.params.id);
+      // Attendees may answer by email: an invitation of the other environment must not be answerable (or linked).
+      if ((await isTestSpace(app, located.spaceId)) !== (input.principal!.environment === 'test')) throw notFound('Event');
       const me = await profile(input.principal!.userId);
       const result = await run(input, located.spaceId, {
         type: 'AnswerInvitation', userId: me.id, email: me.email, eventId: located.id,

@@ -1,0 +1,156 @@
+/**
+ * Sends due deliveries. Everything it needs is in the delivery documents, so a pending retry survives a restart:
+ * the worker only polls for `pending` documents whose time has come.
+ *
+ * An attempt is claimed first (compare-and-set pushes its due time to the end of a lease), so concurrent workers
+ * never send the same attempt twice; a worker that dies mid-attempt leaves the lease to expire and the attempt is
+ * made again, with the same delivery id. Sends run concurrently, with a cap per webhook, so one slow receiver can
+ * take only its own share of the slots.
+ */
+import type { Logger } from 'pino';
+import { sendSigned, type AttemptResult } from './send';
+import type { DeliveryDoc, WebhookStore } from './webhook-store';
+
+export interface WorkerOptions {
+  retryDelaysMs: readonly number[];
+  timeoutMs: number;
+  allowPrivate: boolean;
+  maxInFlight?: number;
+  maxInFlightPerWebhook?: number;
+  pollMs?: number;
+}
+
+const PAGE = 100;
+const COALESCE_MS = 1;
+const MAX_PAGES = 10;
+/** Beyond the request time-out: how long a claim holds before another worker may take the attempt over. */
+const LEASE_EXTRA_MS = 30_000;
+
+export class DeliveryWorker {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perWebhook = new Map<string, number>();
+  private readonly maxInFlight: number;
+  private readonly maxPerWebhook: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly options: WorkerOptions,
+    private readonly log: Logger,
+  ) {
+    this.maxInFlight = options.maxInFlight ?? 128;
+    this.maxPerWebhook = options.maxInFlightPerWebhook ?? 16;
+    this.pollMs = options.pollMs ?? 200;
+  }
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Something became due (a new delivery, a finished send): look now rather than at the next poll. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Claims nothing more and lets the attempts in flight finish (each is bounded by the time-out) and be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await Promise.all(this.inFlight.values());
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      try {
+        await this.fill();
+      } catch (err) {
+        this.log.warn({ err }, 'webhook worker: polling failed; will retry');
+      }
+      if (!this.woken && this.running) await this.sleep();
+      // Wake-ups arriving together (many sends finishing) make one poll rather than one each.
+      if (this.running) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(), this.pollMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
+      this.wakeUp = done;
+    });
+  }
+
+  /** Claims due deliveries until the slots are full, skipping webhooks at their own cap. */
+  private async fill(): Promise<void> {
+    const now = Date.now();
+    let after = Number.NEGATIVE_INFINITY;
+    const seen = new Set<string>();
+    for (let page = 0; page < MAX_PAGES && this.inFlight.size < this.maxInFlight; page++) {
+      const due = await this.store.deliveries.find(
+        { state: 'pending', nextAttemptMs: { $gte: after, $lte: now } },
+        { sort: [['nextAttemptMs', 1]], limit: PAGE },
+      );
+      for (const doc of due) {
+        if (!this.running || this.inFlight.size >= this.maxInFlight) return;
+        if (seen.has(doc._id) || this.inFlight.has(doc._id)) continue;
+        seen.add(doc._id);
+        if ((this.perWebhook.get(doc.webhookId) ?? 0) >= this.maxPerWebhook) continue;
+        const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;
+        const claimed = await this.store.claim(doc, { nextAttemptMs: leasedUntil, leasedUntil });
+        if (claimed) this.launch(claimed);
+      }
+      if (due.length < PAGE) return;
+      after = due[due.length - 1].nextAttemptMs ?? now;
+    }
+  }
+
+  private launch(doc: DeliveryDoc): void {
+    this.perWebhook.set(doc.webhookId, (this.perWebhook.get(doc.webhookId) ?? 0) + 1);
+    const attempt = this.attempt(doc)
+      .catch((err) => this.log.warn({ err, delivery: doc._id }, 'webhook attempt not recorded; its lease will expire'))
+      .finally(() => {
+        this.inFlight.delete(doc._id);
+        const left = (this.perWebhook.get(doc.webhookId) ?? 1) - 1;
+        if (left > 0) this.perWebhook.set(doc.webhookId, left);
+        else this.perWebhook.delete(doc.webhookId);
+        this.wake();
+      });
+    this.inFlight.set(doc._id, attempt);
+  }
+
+  private async attempt(doc: DeliveryDoc): Promise<void> {
+    const webhook = await this.store.webhooks.get(doc.webhookId);
+    if (!webhook) return void (await this.store.deliveries.delete(doc._id));
+    if (!webhook.enabled) {
+      await this.store.updateDelivery(doc._id, () => ({ state: 'failed', nextAttemptMs: null, leasedUntil: null }));
+      return;
+    }
+    const at = new Date().toISOString();
+    const result = await sendSigned(
+      { url: webhook.url, secret: this.store.open(webhook.sealedSecret), deliveryId: doc._id, type: doc.type, body: doc.body },
+      { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivate },
+    );
+    await this.store.updateDelivery(doc._id, (d) => this.outcome(d, at, result));
+  }
+
+  private outcome(doc: DeliveryDoc, at: string, r: AttemptResult): Partial<DeliveryDoc> {
+    const attempts = [...doc.attempts, { at, status: r.status, responseTimeMs: r.responseTimeMs, error: r.error }];
+    if (r.ok) return { attempts, state: 'delivered', nextAttemptMs: null, leasedUntil: null };
+    const made = attempts.length - doc.roundStart;
+    const delay = this.options.retryDelaysMs[made - 1];
+    if (delay === undefined) return { attempts, state: 'failed', nextAttemptMs: null, leasedUntil: null };
+    return { attempts, state: 'pending', nextAttemptMs: Date.now() + delay, leasedUntil: null };
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The dispatcher role: a consumer group on the relayed domain events that turns each event into one delivery per
+ * subscribed, enabled webhook of the users it concerns (the catalogue says which webhook type and which users),
+ * plus the worker that sends them.
+ *
+ * A delivery is created durably before any attempt, under an id derived from (event id, webhook id) with
+ * insertNew: an event consumed twice (bus redelivery, relay replay, a crash between handling and committing)
+ * never makes a second delivery.
+ */
+import { webhooksProducedBy, type Audience } from '../../contracts/webhook-catalogue';
+import { SCHEDULE } from '../../projections/schedule.projection';
+import type { AppContext } from '../app-context';
+import type { Bus, BusConsumer } from '../bus/bus.port';
+import type { RecordedEvent } from '../eventstore/event-store.port';
+import { deterministicUuid } from '../ids';
+import { consumeDomainEvents } from '../relay/event-consumer';
+import { DeliveryWorker } from './delivery-worker';
+import { WebhookStore, type DeliveryDoc, type WebhookDoc } from './webhook-store';
+
+export interface Dispatcher {
+  worker: DeliveryWorker;
+  stop(): Promise<void>;
+}
+
+export const deliveryId = (eventId: string, webhookId: string) => deterministicUuid('webhook-delivery', eventId, webhookId);
+
+export const subscribes = (webhook: Pick<WebhookDoc, 'events'>, type: string) =>
+  webhook.events.includes('*') || webhook.events.includes(type);
+
+export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispatcher> {
+  const store = new WebhookStore(app.store, app.serverSecret);
+  await store.ensureIndexes();
+  const worker = new DeliveryWorker(store, {
+    retryDelaysMs: app.config.WEBHOOK_RETRY_DELAYS_MS,
+    timeoutMs: app.config.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE_URLS,
+  }, app.log.child({ role: 'dispatcher' }));
+  worker.start();
+
+  const members = async (audience: Audience, position: number): Promise<string[]> => {
+    if ('userIds' in audience) return audience.userIds;
+    // Memberships come from the schedule projection: let it reach this event first (bounded).
+    await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS);
+    const found = await (await app.readModels.docs(SCHEDULE))('memberships').find({ spaceId: audience.spaceId });
+    return found.map((m) => m.userId as string);
+  };
+
+  const fanOut = async (event: RecordedEvent): Promise<void> => {
+    let created = 0;
+    for (const { def, produce } of webhooksProducedBy(event.type)) {
+      const { data, previous, audience } = produce(event);
+      const userIds = [...new Set(await members(audience, event.position))];
+      if (userIds.length === 0) continue;
+      const hooks = await store.webhooks.find({ userId: { $in: userIds } });
+      const body = JSON.stringify({
+        id: event.id, type: def.type, createdAt: event.metadata.occurredAt, data, ...(previous === undefined ? {} : { previous }),
+      });
+      const now = new Date().toISOString();
+      for (const hook of hooks) {
+        if (!hook.enabled || !subscribes(hook, def.type) || event.position <= hook.fromPosition) continue;
+        const doc: DeliveryDoc = {
+          _id: deliveryId(event.id, hook._id), _pos: 1, webhookId: hook._id, userId: hook.userId, eventId: event.id,
+          type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
+          createdAt: now, updatedAt: now,
+        };
+        if (await store.deliveries.insertNew(doc)) created++;
+      }
+    }
+    if (created > 0) worker.wake();
+  };
+
+  // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.
+  let consumer: BusConsumer;
+  try {
+    consumer = await consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `webhooks.${app.config.KAFKA_TOPIC}`, fanOut);
+  } catch (err) {
+    await worker.stop();
+    throw err;
+  }
+  return {
+    worker,
+    async stop() {
+      await consumer.stop();
+      await worker.stop();
+    },
+  };
+}
