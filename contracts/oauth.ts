@@ -105,7 +105,7 @@ export const TokenResponse = z
 
 export const OAuthError = z
   .object({
-    error: z.enum(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope']),
+    error: z.enum(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'rate_limited', 'server_error']),
     error_description: z.string().optional(),
   })
   .meta({ id: 'OAuthError', description: 'RFC 6749 section 5.2' });
@@ -130,6 +130,7 @@ export const oauthOperations = [
     body: AuthorizeDecisionBody, bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
     responses: { 302: { description: 'To redirect_uri with `code` and `state` (or `error`)' }, 400: html('Unknown client or redirect URI, or no decision') } }),
   op({ method: 'post', path: '/oauth/token', tag: 'OAuth', summary: 'Exchange a code or a refresh token for tokens (RFC 6749)',
+    errorSchema: OAuthError,
     body: TokenRequest, bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
     responses: {
       200: { description: 'Tokens', schema: TokenResponse },

@@ -21,6 +21,8 @@ export interface Operation {
   body?: z.ZodType;
   /** Media types the body may come in; default JSON only. */
   bodyContentTypes?: string[];
+  /** The body of every failure, when it is not the error envelope (the OAuth token endpoint's RFC 6749 errors). */
+  errorSchema?: z.ZodType;
   responses: Record<number, ResponseSpec>;
 }
 

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
@@ -116,7 +116,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       },
     });
     server = await new Promise<Server>((resolve, reject) => {
-      const s = http.listen(config.PORT, config.HOST, () => resolve(s)).on('error', reject);
+      // Headers up to 256 KB reach the app, so an overlong URL gets our 414 envelope rather than Node's bare 431.
+      const s = createServer({ maxHeaderSize: 256 * 1024 }, http).listen(config.PORT, config.HOST, () => resolve(s)).on('error', reject);
     });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Operation } from '../../contracts/operation';
 import type { AppContext } from '../app-context';
+import { ApiError } from '../errors';
 import { adminRouter } from './admin';
 import { cors } from './cors';
 import { Authenticator } from './auth';
@@ -13,9 +14,10 @@ import { requestLogging } from './logging';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
-import { keepRawBody, mount, mountMethodNotAllowed, mountNotImplemented, routeKey, type Route } from './route';
+import { isLiteralPath, keepRawBody, mount, mountMethodNotAllowed, mountNotImplemented, routeKey, type Route } from './route';
 
 export const BASE_PATH = '/api/v1';
+const MAX_URL = 8192;
 
 export interface HttpOptions {
   routes: Route[];
@@ -38,6 +40,9 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const trust = app.config.TRUST_PROXY;
   http.set('trust proxy', trust === 'true' ? true : trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust);
   http.use(requestLogging(app.log));
+  http.use((req, _res, next) =>
+    next(req.originalUrl.length > MAX_URL ? new ApiError(414, 'uri_too_long', `URLs may be at most ${MAX_URL} characters`) : undefined),
+  );
   // Swagger UI's stylesheet carries inline data: images; everything else keeps helmet's defaults.
   http.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'] } } }));
   const webOrigins = app.config.WEB_ORIGIN ? app.config.WEB_ORIGIN.split(',').map((o) => o.trim()) : [];
@@ -72,9 +77,13 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
   };
-  for (const r of options.routes) mount(api, deps, r);
-  mountNotImplemented(api, deps, new Set(options.routes.map((r) => routeKey(r.operation))));
-  mountMethodNotAllowed(api);
+  const served = new Set(options.routes.map((r) => routeKey(r.operation)));
+  for (const literal of [true, false]) {
+    const paths = (path: string) => isLiteralPath(path) === literal;
+    for (const r of options.routes) if (paths(r.operation.path)) mount(api, deps, r);
+    mountNotImplemented(api, deps, served, paths);
+    mountMethodNotAllowed(api, paths);
+  }
   http.use(BASE_PATH, api);
   http.use('/admin', express.json({ limit: '16kb' }), adminRouter(app));
   http.use(notFoundRoute);

@@ -12,7 +12,7 @@ export function notFoundRoute(req: Request, _res: Response, next: NextFunction):
 }
 
 /** The one place where failures become the error envelope. */
-export function errorHandler(err: unknown, _req: Request, res: Response, _next: NextFunction): void {
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
   const log = res.locals.log as Logger | undefined;
   let api: ApiError;
   if (err instanceof ApiError) api = err;
@@ -22,6 +22,11 @@ export function errorHandler(err: unknown, _req: Request, res: Response, _next: 
     api = new ApiError(500, 'internal_error', 'Something went wrong on our side');
   }
   if (res.headersSent) return void res.end();
+  if (req.path.endsWith('/oauth/token')) {
+    // OAuth clients read RFC 6749 errors there, whatever went wrong.
+    const error = api.status === 401 ? 'invalid_client' : api.status === 429 ? 'rate_limited' : api.status >= 500 ? 'server_error' : 'invalid_request';
+    return void res.status(api.status).json({ error, error_description: api.message });
+  }
   res.status(api.status).json(errorBody(api));
 }
 

@@ -73,15 +73,16 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
   for (const op of operations) {
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(op.responses)) {
-      responses[status] = {
-        description: r.description,
-        ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, components) } } } : {}),
-      };
+      const content: Record<string, unknown> = r.schema ? { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, components) } } : {};
+      // Failures found before the handler runs (unreadable body, auth) always answer in the JSON envelope.
+      if (Number(status) >= 400 && r.contentType && r.contentType !== 'application/json') content['application/json'] = { schema: errorRef };
+      responses[status] = { description: r.description, ...(Object.keys(content).length ? { content } : {}) };
     }
+    const failure = op.errorSchema ? schemaOf(op.errorSchema, components) : errorRef;
     for (const status of ['400', '401', '403', '429']) {
-      responses[status] ??= { description: 'Error', content: { 'application/json': { schema: errorRef } } };
+      responses[status] ??= { description: 'Error', content: { 'application/json': { schema: failure } } };
     }
-    responses.default = { description: 'Error', content: { 'application/json': { schema: errorRef } } };
+    responses.default = { description: 'Error', content: { 'application/json': { schema: failure } } };
     paths[op.path] ??= {};
     paths[op.path][op.method] = {
       operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,

@@ -163,10 +163,11 @@ async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> 
 }
 
 /** Routes of the access table that no slice serves yet: the same auth check, then 501 not_implemented. */
-export function mountNotImplemented(router: Router, deps: RouteDeps, served: Set<string>): void {
+export function mountNotImplemented(router: Router, deps: RouteDeps, served: Set<string>, paths: (path: string) => boolean): void {
   for (const [key, rule] of Object.entries(access)) {
     if (served.has(key)) continue;
     const [method, path] = key.split(' ');
+    if (!paths(path)) continue;
     router[method.toLowerCase() as Operation['method']](expressPath(path), async (req: Request, _res: Response, next: NextFunction) => {
       try {
         await deps.auth.authorize(req, rule);
@@ -179,10 +180,11 @@ export function mountNotImplemented(router: Router, deps: RouteDeps, served: Set
 }
 
 /** Known paths answer other methods with 405 and an Allow header, in the envelope. */
-export function mountMethodNotAllowed(router: Router): void {
+export function mountMethodNotAllowed(router: Router, paths: (path: string) => boolean): void {
   const methods = new Map<string, string[]>();
   for (const key of Object.keys(access)) {
     const [method, path] = key.split(' ');
+    if (!paths(path)) continue;
     methods.set(path, [...(methods.get(path) ?? []), method]);
   }
   for (const [path, allowed] of methods) {
@@ -192,3 +194,6 @@ export function mountMethodNotAllowed(router: Router): void {
     });
   }
 }
+
+/** True for a path without parameters: such paths are mounted first, so `/webhooks/event-types` is never an id. */
+export const isLiteralPath = (path: string) => !path.includes('{');
