@@ -32,9 +32,12 @@ async function start(dataDir: string, port: number): Promise<ChildProcess> {
       LOG_LEVEL: 'silent',
       PASSWORD_HASH_COST: '1024',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  for (let i = 0; i < 200; i++) {
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  // On Kafka and MongoDB a cold start (topic creation, group coordinator) can take several seconds.
+  for (let i = 0; i < 900; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
     } catch {
@@ -43,7 +46,7 @@ async function start(dataDir: string, port: number): Promise<ChildProcess> {
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill('SIGKILL');
-  throw new Error('service did not start');
+  throw new Error(`service did not start: ${stderr}`);
 }
 
 const killed = (child: ChildProcess) =>
@@ -99,5 +102,5 @@ describe('durability under SIGKILL', () => {
     } finally {
       await killed(child);
     }
-  }, 60_000);
+  }, 180_000);
 });
