@@ -3,25 +3,14 @@
  * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
  */
 import { z } from 'zod';
-import { DateTime, Uuid } from './common';
+import { Uuid } from './common';
 import { Event } from './events';
+import { Profile } from './profile';
 import { Calendar, Space } from './spaces';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
-export const UserRecord = z.object({
-  id: Uuid,
-  email: z.string(),
-  name: z.string(),
-  username: z.string(),
-  timeZone: z.string(),
-  weekStartsOn: z.number().int(),
-  enabledModules: z.record(z.string(), z.boolean()),
-  preferences: z.record(z.string(), z.unknown()),
-  personalSpaceId: Uuid,
-  defaultCalendarId: Uuid,
-  createdAt: DateTime,
-  updatedAt: DateTime,
-});
+/** The user as events carry it: the same shape as the profile the API answers with. */
+export const UserRecord = Profile;
 export type UserRecord = z.infer<typeof UserRecord>;
 
 export const domainEvents = {
