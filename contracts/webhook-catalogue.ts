@@ -117,3 +117,5 @@ for (const d of WEBHOOK_CATALOGUE) {
 }
 
 export const webhooksProducedBy = (domainType: string) => byDomainType.get(domainType) ?? [];
+/** The domain event types some webhook type is made from. */
+export const PRODUCING_DOMAIN_TYPES: ReadonlySet<string> = new Set(byDomainType.keys());

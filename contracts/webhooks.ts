@@ -118,7 +118,6 @@ export const webhookTypeInfos = WEBHOOK_CATALOGUE.map(({ type, description, list
   type, description, listedInSettings, integration,
 }));
 
-const DeliveryParams = IdParams;
 const DeliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('Newest first; default 50'),
 });
@@ -163,7 +162,7 @@ export const webhookOperations = [
   op({
     method: 'post', path: '/webhooks/deliveries/{id}/redeliver', tag: 'Webhooks', summary: 'Send a past delivery again',
     description: 'The same delivery (same X-Calendar-Delivery and body) gets a new round of attempts, with retries.',
-    params: DeliveryParams,
+    params: IdParams,
     responses: {
       202: { description: 'Queued', schema: z.object({ delivery: Delivery }).meta({ id: 'WebhookRedelivery' }) },
       404: { description: 'No such delivery of the caller', schema: ErrorEnvelope },

@@ -92,15 +92,17 @@ export class DeliveryWorker {
     });
   }
 
-  /** Claims due deliveries until the slots are full, skipping webhooks at their own cap. */
+  /**
+   * Claims due deliveries, oldest first, until the slots are full. Deliveries of webhooks at their own cap are
+   * skipped; when a whole page is skipped, a larger one is read (bounded), so the others are still reached.
+   */
   private async fill(): Promise<void> {
     const now = Date.now();
-    let after = Number.NEGATIVE_INFINITY;
     const seen = new Set<string>();
-    for (let page = 0; page < MAX_PAGES && this.inFlight.size < this.maxInFlight; page++) {
+    for (let page = 1; page <= MAX_PAGES && this.inFlight.size < this.maxInFlight; page++) {
       const due = await this.store.deliveries.find(
-        { state: 'pending', nextAttemptMs: { $gte: after, $lte: now } },
-        { sort: [['nextAttemptMs', 1]], limit: PAGE },
+        { state: 'pending', nextAttemptMs: { $lte: now } },
+        { sort: [['nextAttemptMs', 1], ['_id', 1]], limit: PAGE * page },
       );
       for (const doc of due) {
         if (!this.running || this.inFlight.size >= this.maxInFlight) return;
@@ -111,8 +113,7 @@ export class DeliveryWorker {
         const claimed = await this.store.claim(doc, { nextAttemptMs: leasedUntil, leasedUntil });
         if (claimed) this.launch(claimed);
       }
-      if (due.length < PAGE) return;
-      after = due[due.length - 1].nextAttemptMs ?? now;
+      if (due.length < PAGE * page) return;
     }
   }
 

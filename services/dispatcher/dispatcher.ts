@@ -7,7 +7,7 @@
  * insertNew: an event consumed twice (bus redelivery, relay replay, a crash between handling and committing)
  * never makes a second delivery.
  */
-import { webhooksProducedBy, type Audience } from '../../contracts/webhook-catalogue';
+import { PRODUCING_DOMAIN_TYPES, webhooksProducedBy, type Audience } from '../../contracts/webhook-catalogue';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../app-context';
 import type { Bus, BusConsumer } from '../bus/bus.port';
@@ -24,17 +24,18 @@ export interface Dispatcher {
 
 export const deliveryId = (eventId: string, webhookId: string) => deterministicUuid('webhook-delivery', eventId, webhookId);
 
-export const subscribes = (webhook: Pick<WebhookDoc, 'events'>, type: string) =>
+const subscribes = (webhook: Pick<WebhookDoc, 'events'>, type: string) =>
   webhook.events.includes('*') || webhook.events.includes(type);
 
 export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispatcher> {
+  const log = app.log.child({ role: 'dispatcher' });
   const store = new WebhookStore(app.store, app.serverSecret);
   await store.ensureIndexes();
   const worker = new DeliveryWorker(store, {
     retryDelaysMs: app.config.WEBHOOK_RETRY_DELAYS_MS,
     timeoutMs: app.config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE_URLS,
-  }, app.log.child({ role: 'dispatcher' }));
+  }, log);
   worker.start();
 
   const members = async (audience: Audience, position: number): Promise<string[]> => {
@@ -51,13 +52,15 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
       const { data, previous, audience } = produce(event);
       const userIds = [...new Set(await members(audience, event.position))];
       if (userIds.length === 0) continue;
-      const hooks = await store.webhooks.find({ userId: { $in: userIds } });
+      const hooks = (await store.webhooks.find({ userId: { $in: userIds } })).filter(
+        (hook) => hook.enabled && subscribes(hook, def.type) && event.position > hook.fromPosition,
+      );
+      if (hooks.length === 0) continue;
       const body = JSON.stringify({
         id: event.id, type: def.type, createdAt: event.metadata.occurredAt, data, ...(previous === undefined ? {} : { previous }),
       });
       const now = new Date().toISOString();
       for (const hook of hooks) {
-        if (!hook.enabled || !subscribes(hook, def.type) || event.position <= hook.fromPosition) continue;
         const doc: DeliveryDoc = {
           _id: deliveryId(event.id, hook._id), _pos: 1, webhookId: hook._id, userId: hook.userId, eventId: event.id,
           type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
@@ -69,18 +72,29 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
     if (created > 0) worker.wake();
   };
 
-  // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.
-  let consumer: BusConsumer;
-  try {
-    consumer = await consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `webhooks.${app.config.KAFKA_TOPIC}`, fanOut);
-  } catch (err) {
-    await worker.stop();
-    throw err;
-  }
+  // Joined in the background: after a crash, Kafka holds the group until the dead member's session expires (tens
+  // of seconds), and the rest of the service must not wait for that. One group per topic: deployments (and test
+  // services) sharing a Kafka cluster never share a group.
+  let consumer: BusConsumer | null = null;
+  let stopping = false;
+  const joining = (async () => {
+    for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 30_000)) {
+      try {
+        const group = `webhooks.${app.config.KAFKA_TOPIC}`;
+        consumer = await consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, group, fanOut, PRODUCING_DOMAIN_TYPES);
+        return;
+      } catch (err) {
+        log.warn({ err, delay }, 'dispatcher could not join its consumer group; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  })();
   return {
     worker,
     async stop() {
-      await consumer.stop();
+      stopping = true;
+      await joining;
+      await consumer?.stop();
       await worker.stop();
     },
   };

@@ -14,12 +14,15 @@ export async function consumeDomainEvents(
   topic: string,
   group: string,
   handle: (event: RecordedEvent) => Promise<void>,
+  /** Only these event types reach `handle`; the others are passed over without any bookkeeping. */
+  types?: ReadonlySet<string>,
 ): Promise<BusConsumer> {
   const seen = store.collection(CONSUMED);
   return bus.subscribe(
     group,
     topic,
     async (message) => {
+      if (types && !types.has(message.headers?.['event-type'] ?? '')) return;
       const event = JSON.parse(message.value) as RecordedEvent;
       const id = `${group}:${event.id}`;
       if (await seen.get(id)) return;

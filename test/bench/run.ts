@@ -6,6 +6,7 @@
  *   3. GET /events?from&to over one week holding 200 events
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
+ *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
@@ -18,6 +19,7 @@ import { killAll, startHelloServer, startServiceChild, type ChildServer } from '
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { lagBench, type LagResult } from './lag-bench';
 import { storeBench, type StoreResult } from './store-bench';
+import { webhookBench } from './webhook-bench';
 import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
 
 const SECONDS = benchSeconds();
@@ -27,6 +29,10 @@ const MULTI_USERS = Number(process.env.BENCH_MULTI_USERS ?? '10');
 const STORE_SECONDS = Math.max(0.5, Math.min(2, SECONDS / 5));
 const LAG_SAMPLES = 1000;
 const LAG_INTERVAL_MS = 2;
+const WEBHOOK_EVENTS = 1000;
+const WEBHOOK_FANOUT = 4;
+const WEBHOOK_PROBES = 300;
+const WEBHOOK_PROBE_INTERVAL_MS = 10;
 const GET_EVENTS = 200;
 const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
 
@@ -162,6 +168,13 @@ async function main(): Promise<void> {
   }
   log();
 
+  // 6. Webhooks
+  log(`[6] Webhooks, embedded, service and receiver in process (${WEBHOOK_EVENTS} events x ${WEBHOOK_FANOUT} webhooks; then ${WEBHOOK_PROBES} probes, 1 / ${WEBHOOK_PROBE_INTERVAL_MS} ms)`);
+  const hooks = await webhookBench(WEBHOOK_EVENTS, WEBHOOK_FANOUT, WEBHOOK_PROBES, WEBHOOK_PROBE_INTERVAL_MS);
+  log(`  ${hooks.deliveries} deliveries in ${fmt(hooks.seconds, 2)} s = ${fmt(hooks.deliveriesPerSec, 0)} deliveries/s`);
+  log(`  event appended -> delivery received: p50 ${ms(hooks.latency.p50)}  p99 ${ms(hooks.latency.p99)}  max ${ms(hooks.latency.max)} (${hooks.latency.samples} samples)`);
+  log();
+
   // Summary
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   const rows: Row[] = [
@@ -184,6 +197,8 @@ async function main(): Promise<void> {
         { figure: `  applied by all projections`, value: `p50 ${ms(r.applied.p50)}, p99 ${ms(r.applied.p99)}, max ${ms(r.applied.max)}`, target: '-', result: '-' },
       ];
     }),
+    { figure: `Webhook deliveries/s (local receiver, fan-out ${WEBHOOK_FANOUT})`, value: `${fmt(hooks.deliveriesPerSec, 0)} deliveries/s`, target: '-', result: '-' },
+    { figure: 'Webhook event-to-delivery latency', value: `p50 ${ms(hooks.latency.p50)}, p99 ${ms(hooks.latency.p99)}, max ${ms(hooks.latency.max)}`, target: '-', result: '-' },
   ];
   const w = [0, 0, 0, 0];
   const cells = (r: Row) => [r.figure, r.value, r.target, r.result];
