@@ -7,7 +7,6 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { ApiError } from '../errors';
 import { deterministicUuid, sha256 } from '../ids';
 import type { ReadStore } from '../readstore/read-store.port';
-import type { Principal } from './principal';
 import type { Reply } from './route';
 
 const TTL_MS = 24 * 3_600_000;
@@ -48,7 +47,8 @@ export class Idempotency {
   }
 
   async run(
-    principal: Principal | null,
+    /** Whose key space: the credential, or for anonymous calls the client address (callers never share one). */
+    owner: string,
     route: string,
     key: string,
     body: unknown,
@@ -59,7 +59,6 @@ export class Idempotency {
         issues: [{ path: 'header.Idempotency-Key', message: 'must be 1-255 characters' }],
       });
     }
-    const owner = principal?.credentialId ?? 'anonymous';
     const id = sha256(`${owner}\u0000${route}\u0000${key}`);
     const bodyHash = sha256(JSON.stringify(body ?? null));
     const docs = this.store.collection<Record>(IDEMPOTENCY);

@@ -139,7 +139,7 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
       };
       const idemKey = method === 'post' ? req.get('Idempotency-Key') : undefined;
       const reply = idemKey
-        ? await deps.idempotency.run(principal, key, idemKey, req.body, run)
+        ? await deps.idempotency.run(principal?.credentialId ?? `address:${req.ip}`, key, idemKey, req.body, run)
         : await run(newId());
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
