@@ -15,6 +15,8 @@ export interface CommandContext {
 export interface Handled<Event> {
   /** What the decider decided (empty when the command changed nothing). */
   events: Event[];
+  /** The ids the decided events were stored under, in order. */
+  eventIds: string[];
   /** Global position of this command's last event; null when it decided nothing. */
   position: number | null;
 }
@@ -124,7 +126,7 @@ export class CommandHandler {
       const decided = this.decideAll(streamId, current, batch);
       const toAppend = decided.flatMap((d) => d.events);
       if (toAppend.length === 0) {
-        decided.forEach((d) => (d.error ? d.pending.reject(d.error) : d.pending.resolve({ events: [], position: null })));
+        decided.forEach((d) => (d.error ? d.pending.reject(d.error) : d.pending.resolve({ events: [], eventIds: [], position: null })));
         return;
       }
       try {
@@ -136,7 +138,11 @@ export class CommandHandler {
           if (d.error) d.pending.reject(d.error);
           else {
             at += d.events.length;
-            d.pending.resolve({ events: d.decided, position: d.events.length ? result.positions[at - 1] : null });
+            d.pending.resolve({
+              events: d.decided,
+              eventIds: d.events.map((e) => e.id),
+              position: d.events.length ? result.positions[at - 1] : null,
+            });
           }
         }
         return;

@@ -47,15 +47,20 @@ export interface Input<B, Q, P> {
 
 export type Handler<B, Q, P> = (input: Input<B, Q, P>) => Promise<Reply>;
 
+/** Runs before validation and idempotency: for callers proven by a signature over the raw body, not a credential. */
+export type Gate = (request: { header(name: string): string | undefined; rawBody: Buffer | undefined }) => void;
+
 export interface Route {
   operation: Operation;
   handler: Handler<any, any, any>;
+  gate?: Gate;
 }
 
-export const route = <B = unknown, Q = unknown, P = unknown>(operation: Operation, handler: Handler<B, Q, P>): Route => ({
-  operation,
-  handler,
-});
+export const route = <B = unknown, Q = unknown, P = unknown>(
+  operation: Operation,
+  handler: Handler<B, Q, P>,
+  gate?: Gate,
+): Route => ({ operation, handler, gate });
 
 export interface RouteDeps {
   auth: Authenticator;
@@ -117,6 +122,7 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
   router[method](expressPath(r.operation.path), async (req: Request, res: Response, next: NextFunction) => {
     try {
       const principal = await deps.auth.authorize(req, rule);
+      r.gate?.({ header: (name) => req.get(name), rawBody: (req as { rawBody?: Buffer }).rawBody });
       const params = parse(r.operation.params, req.params, 'path');
       const query = parse(r.operation.query, req.query, 'query');
       const body = r.operation.body ? parse(r.operation.body, req.body ?? {}, 'body') : undefined;

@@ -94,6 +94,18 @@ describe('POST /integrations/inbound', () => {
     expect(stranger.status).toBe(404);
   });
 
+  it('checks the signature before anything else: an unsigned caller learns nothing and claims no Idempotency-Key', async () => {
+    const invalid = await inbound(svc.base, { type: 'nonsense' }, 'f'.repeat(64));
+    expect({ status: invalid.status, code: invalid.body.error.code }).toEqual({ status: 401, code: 'invalid_signature' });
+    const body = { type: 'payments.event', userId: user.userId, data: payment };
+    const raw = JSON.stringify(body);
+    const headers = { 'content-type': 'application/json', 'idempotency-key': 'shared-key' };
+    const unsigned = await request(svc.base, 'POST', '/integrations/inbound', raw, { ...headers, 'x-integration-signature': 'f'.repeat(64) });
+    expect(unsigned.status).toBe(401);
+    const signed = await request(svc.base, 'POST', '/integrations/inbound', raw, { ...headers, 'x-integration-signature': sign(raw) });
+    expect(signed.status).toBe(202);
+  });
+
   it('answers 404 while INTEGRATIONS_SECRET is unset', async () => {
     const plain = await startTestService();
     try {

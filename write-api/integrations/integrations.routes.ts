@@ -16,21 +16,25 @@ function signatureMatches(secret: string, body: Buffer, signature: string | unde
 
 export function integrationsRoutes(app: AppContext) {
   return [
-    route<InboundBody>(findOperation(integrationOperations, 'post', '/integrations/inbound'), async (input) => {
-      const secret = app.config.INTEGRATIONS_SECRET;
-      if (!secret) throw notFound('Route');
-      if (!signatureMatches(secret, input.rawBody ?? Buffer.alloc(0), input.header('X-Integration-Signature'))) {
-        throw new ApiError(401, 'invalid_signature', 'X-Integration-Signature does not match the body');
-      }
-      const { type, userId, data } = input.body;
-      if (!(await lookupCaughtUp(app, () => userById(app.readModels, userId)))) throw notFound('User');
-      const event = { type, data: { userId, payload: data } } as IntegrationEvent;
-      const result = await app.commands.handle(integrationStream(userId), integrationDecider, { type: 'RecordInbound', event }, {
-        userId: null, commandId: input.commandId, correlationId: input.requestId,
-      });
-      const position = result.position!;
-      const [recorded] = await app.events.readAll(position - 1, 1);
-      return { status: 202, body: { id: recorded.id, type }, position };
-    }),
+    route<InboundBody>(
+      findOperation(integrationOperations, 'post', '/integrations/inbound'),
+      async (input) => {
+        const { type, userId, data } = input.body;
+        if (!(await lookupCaughtUp(app, () => userById(app.readModels, userId)))) throw notFound('User');
+        const event = { type, data: { userId, payload: data } } as IntegrationEvent;
+        const result = await app.commands.handle(integrationStream(userId), integrationDecider, { type: 'RecordInbound', event }, {
+          userId: null, commandId: input.commandId, correlationId: input.requestId,
+        });
+        return { status: 202, body: { id: result.eventIds[0], type }, position: result.position };
+      },
+      // The signature is checked before the body is read or an Idempotency-Key is honoured: unsigned callers get nothing.
+      ({ header, rawBody }) => {
+        const secret = app.config.INTEGRATIONS_SECRET;
+        if (!secret) throw notFound('Route');
+        if (!signatureMatches(secret, rawBody ?? Buffer.alloc(0), header('X-Integration-Signature'))) {
+          throw new ApiError(401, 'invalid_signature', 'X-Integration-Signature does not match the body');
+        }
+      },
+    ),
   ];
 }
