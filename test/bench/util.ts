@@ -58,7 +58,7 @@ export async function json(url: string, method: string, body?: unknown, headers:
   const res = await fetch(url, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body), // a string goes as is
   });
   const text = await res.text();
   let parsed: unknown = text;

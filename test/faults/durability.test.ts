@@ -4,21 +4,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../bench/util';
 import { request } from '../support/service';
 
 const MAIN = path.resolve(__dirname, '../../dist/services/main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {

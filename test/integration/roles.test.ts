@@ -4,23 +4,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openKafkaBus } from '../../services/bus/kafka-bus';
 import type { Bus } from '../../services/bus/bus.port';
 import { describeOnEngine } from '../support/engines';
+import { freePort } from '../bench/util';
 import { request } from '../support/service';
 
 const MAIN = path.resolve(__dirname, '../../dist/services/main.js');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 describeOnEngine('mongo', 'roles as separate processes', (mongoUrl) => {
   describeOnEngine('kafka', 'with Kafka', (brokers) => {

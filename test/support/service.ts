@@ -8,6 +8,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { startService, type Service } from '../../services/composition';
 import { loadConfig } from '../../services/config';
+import { json, type JsonResponse } from '../bench/util';
 
 export interface TestService {
   service: Service;
@@ -40,32 +41,10 @@ export interface Client {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
 }
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-export async function request(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<ApiResponse> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON: keep the text */
-  }
-  return { status: res.status, headers: res.headers, body: parsed };
+export type ApiResponse = JsonResponse;
+/** One HTTP call below `base`; a string body goes as is, anything else as JSON (shared with the bench). */
+export function request(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  return json(`${base}${path}`, method, body, headers);
 }
 
 let counter = 0;
