@@ -27,7 +27,7 @@ const Config = z.object({
   WEB_ORIGIN: z.string().optional(),
   /** Requests per minute per credential, and per client IP for calls without one. */
   RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).default(3000),
-  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
   /** Failed sign-ins (per email and per address, 15 min window) before each attempt is delayed, and before 429. */
   LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(20),

@@ -1,8 +1,8 @@
 /**
- * Repeated failed logins slow down: after `freeFailures` failures for one email within the window (ten times as many
- * from one address, which many people may share), each further attempt waits twice as long as the one before
- * (capped), and past `maxFailures` (again ten times for an address) it is refused with 429 until the window ends.
- * A success clears the email's count. Counters live in this process's memory.
+ * Repeated failed logins slow down: after `freeFailures` failures for one email within the window (a hundred times as
+ * many from one address, which many people may share), each further attempt waits twice as long as the one before
+ * (capped). Past `maxFailures` for one email, that email is refused with 429 until the window ends. A success clears
+ * the email's count. Counters live in this process's memory.
  */
 import { ApiError } from '../errors';
 
@@ -14,7 +14,7 @@ export interface LoginThrottleOptions {
   maxDelayMs: number;
 }
 
-const ADDRESS_FACTOR = 10;
+const ADDRESS_FACTOR = 100;
 
 interface Count {
   failures: number;
@@ -32,18 +32,18 @@ export class LoginThrottle {
     return c;
   }
 
-  /** Waits as long as the worse of the two keys demands, or throws 429. */
+  /** Refuses an email past its limit (429); otherwise waits as long as the email or the address demands. */
   async beforeAttempt(email: string, ip: string): Promise<void> {
     const now = Date.now();
     const byEmail = this.current(`e:${email.toLowerCase()}`, now);
-    const byIp = this.current(`i:${ip}`, now);
-    // Failures from an address count a tenth: compare both on the email's scale.
-    const worst = byEmail.failures >= byIp.failures / ADDRESS_FACTOR ? { ...byEmail } : { failures: byIp.failures / ADDRESS_FACTOR, since: byIp.since };
-    if (worst.failures >= this.o.maxFailures) {
-      const retry = Math.ceil((worst.since + this.o.windowMs - now) / 1000);
+    if (byEmail.failures >= this.o.maxFailures) {
+      const retry = Math.ceil((byEmail.since + this.o.windowMs - now) / 1000);
       throw new ApiError(429, 'rate_limited', `Too many failed sign-ins; retry in ${retry} s`, { retryAfter: retry });
     }
-    const over = Math.floor(worst.failures - this.o.freeFailures);
+    // An address only ever slows down, on a scale a hundred times larger: people behind one NAT must not lock each
+    // other out, and a guesser spraying many emails from one address still gets slower and slower.
+    const byIp = this.current(`i:${ip}`, now).failures / ADDRESS_FACTOR;
+    const over = Math.floor(Math.max(byEmail.failures, byIp) - this.o.freeFailures);
     if (over >= 0) await new Promise((r) => setTimeout(r, Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** over)));
   }
 

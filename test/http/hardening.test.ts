@@ -78,4 +78,14 @@ describe('hardening', () => {
     expect((await request(base, 'POST', '/auth/signup', { email: other, password: 'right password', name: 'F' })).status).toBe(201);
     expect((await request(base, 'POST', '/auth/login', { email: other, password: 'right password' })).status).toBe(200);
   });
+
+  it('never locks an address out: failures spread over many emails leave other people able to sign in', async () => {
+    for (let i = 0; i < 40; i++) {
+      const res = await request(base, 'POST', '/auth/login', { email: `nobody${i}-${Date.now()}@example.com`, password: 'guess' });
+      expect(res.status).toBe(401);
+    }
+    const email = `neighbour${Date.now()}@example.com`;
+    expect((await request(base, 'POST', '/auth/signup', { email, password: 'right password', name: 'N' })).status).toBe(201);
+    expect((await request(base, 'POST', '/auth/login', { email, password: 'right password' })).status).toBe(200);
+  });
 });
