@@ -3,18 +3,10 @@
  * profile (GET/PATCH /me). Contract: addendum.md "Accounts and sessions", "Errors"; api-spec.md "Profile".
  */
 import http from 'node:http';
-import { request, signUp, startTestService, type ApiResponse, type TestService } from '../support/service';
+import { type ApiResponse, request, signUp, useTestService } from '../support/service';
 
-let svc: TestService;
 let base: string;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  base = svc.base;
-});
-afterAll(async () => {
-  await svc.stop();
-});
+useTestService((started) => (base = started.base));
 
 // ---- helpers -------------------------------------------------------------------------------------------------
 

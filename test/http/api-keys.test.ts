@@ -5,17 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { API_KEYS } from '../../write-api/api-keys/api-keys';
-import { request, signUp, startTestService, type ApiResponse, type Client, type TestService } from '../support/service';
+import { type ApiResponse, type Client, request, signUp, type TestService, useTestService } from '../support/service';
 
 let svc: TestService;
 let base: string;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  base = svc.base;
-});
-afterAll(async () => {
-  await svc.stop();
+useTestService((started) => {
+  svc = started;
+  base = started.base;
 });
 
 // ---- helpers -------------------------------------------------------------------------------------------------

@@ -3,18 +3,10 @@
  * optimistic concurrency with ETag/If-Match, validation. Contract: api-spec.md "Events", addendum.md "Events".
  */
 import { randomUUID } from 'node:crypto';
-import { signUp, startTestService, type ApiResponse, type Client, type TestService } from '../support/service';
+import { type ApiResponse, type Client, signUp, useTestService } from '../support/service';
 
-let svc: TestService;
 let base: string;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  base = svc.base;
-});
-afterAll(async () => {
-  await svc.stop();
-});
+useTestService((started) => (base = started.base));
 
 // ---- helpers -------------------------------------------------------------------------------------------------
 

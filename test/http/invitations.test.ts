@@ -2,18 +2,10 @@
  * Invitations over real HTTP: attendees who are users get the event in their inbox, can read it, RSVP with
  * {answer}, and the organiser sees the answer. Contract: addendum.md "Events (calendar items)", api-spec.md inbox rows.
  */
-import { signUp, startTestService, type ApiResponse, type Client, type TestService } from '../support/service';
+import { type ApiResponse, type Client, signUp, useTestService } from '../support/service';
 
-let svc: TestService;
 let base: string;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  base = svc.base;
-});
-afterAll(async () => {
-  await svc.stop();
-});
+useTestService((started) => (base = started.base));
 
 // ---- helpers -------------------------------------------------------------------------------------------------
 

@@ -2,18 +2,10 @@
  * Bootstrap and sync over real HTTP. Contract: api-spec.md "Profile" (/me/bootstrap, /sync) and section 3 (removed
  * objects come back with deletedAt, erased ones in `deleted`); addendum.md "Sync".
  */
-import { signUp, startTestService, type ApiResponse, type Client, type TestService } from '../support/service';
+import { type ApiResponse, type Client, signUp, useTestService } from '../support/service';
 
-let svc: TestService;
 let base: string;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  base = svc.base;
-});
-afterAll(async () => {
-  await svc.stop();
-});
+useTestService((started) => (base = started.base));
 
 // ---- helpers -------------------------------------------------------------------------------------------------
 

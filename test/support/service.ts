@@ -34,6 +34,16 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   return { service, base: `${service.url}/api/v1`, dataDir, stop: () => service.stop() };
 }
 
+/** Starts one service for the file's tests (beforeAll) and stops it after them (afterAll). */
+export function useTestService(onStart: (started: TestService) => void, env: Record<string, string> = {}): void {
+  let started: TestService | undefined;
+  beforeAll(async () => {
+    started = await startTestService(env);
+    onStart(started);
+  });
+  afterAll(() => started?.stop());
+}
+
 export interface Client {
   token: string;
   userId: string;
