@@ -1,10 +1,11 @@
 import { findOperation } from '../../contracts/operation';
 import { profileOperations } from '../../contracts/profile';
-import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
 import { encodeCursor } from '../sync/cursor';
+import { bootstrapLists } from '../sync/bootstrap.queries';
+import { syncWatermark } from '../sync/sync.queries';
 import { calendarsOf, spacesOf } from '../spaces/spaces.queries';
 import { userById } from './users.queries';
 
@@ -22,13 +23,13 @@ export function profileReadRoutes(app: AppContext) {
     route(findOperation(profileOperations, 'get', '/me/bootstrap'), async ({ principal }) => {
       const userId = principal!.userId;
       // Read the watermark first: everything below it is in the lists, so the cursor misses nothing.
-      const position = await app.watermarks.position(SCHEDULE);
-      const [user, spaces, calendars] = await Promise.all([
-        me(userId), spacesOf(app.readModels, userId), calendarsOf(app.readModels, userId),
+      const position = await syncWatermark(app.watermarks);
+      const [user, spaces, calendars, lists] = await Promise.all([
+        me(userId), spacesOf(app.readModels, userId), calendarsOf(app.readModels, userId), bootstrapLists(app.readModels, userId),
       ]);
       return {
         status: 200,
-        body: { user, spaces, calendars, cursor: encodeCursor(app.serverSecret, position), serverTime: new Date().toISOString() },
+        body: { user, spaces, calendars, ...lists, cursor: encodeCursor(app.serverSecret, position), serverTime: new Date().toISOString() },
       };
     }),
   ];

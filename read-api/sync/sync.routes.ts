@@ -1,13 +1,12 @@
 import type { z } from 'zod';
 import { findOperation } from '../../contracts/operation';
 import { syncOperations, type SyncQuery } from '../../contracts/sync';
-import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
 import { DateTime } from '../../contracts/common';
 import { ApiError, invalid } from '../../services/errors';
 import { route } from '../../services/http/route';
 import { decodeCursor, encodeCursor } from './cursor';
-import { changesSince, type Since } from './sync.queries';
+import { changesSince, syncWatermark, type Since } from './sync.queries';
 
 const expired = () =>
   new ApiError(410, 'cursor_expired', 'This cursor cannot be served; start over from GET /me/bootstrap');
@@ -30,7 +29,7 @@ export function syncRoutes(app: AppContext) {
   return [
     route<unknown, z.infer<typeof SyncQuery>>(findOperation(syncOperations, 'get', '/sync'), async ({ query, principal }) => {
       const since = await parseSince(query.since);
-      const watermark = await app.watermarks.position(SCHEDULE);
+      const watermark = await syncWatermark(app.watermarks);
       const page = await changesSince(app.readModels, principal!.userId, since, watermark, query.limit ?? 500);
       return {
         status: 200,

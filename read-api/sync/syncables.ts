@@ -1,0 +1,38 @@
+/**
+ * What `/sync` (and `/me/bootstrap`) carry: one row per syncable type, naming the projection and collection that
+ * hold it and which of its documents belong to the caller. A slice makes its resource syncable by adding a row here
+ * and its schema to contracts/sync.ts; every document of such a collection carries `_pos` (log position of its
+ * last change), `_changedAt` (that event's occurredAt) and, once removed, `deletedAt`.
+ */
+import { SCHEDULE } from '../../projections/schedule.projection';
+import type { Filter } from '../../services/readstore/read-store.port';
+
+export interface Owner {
+  userId: string;
+  /** The Spaces the caller belongs to. */
+  spaceIds: string[];
+}
+
+export interface Syncable {
+  /** Key under `changes` in the answer. */
+  type: string;
+  projection: string;
+  collection: string;
+  /** The caller's documents; null when the caller can have none. */
+  owned(owner: Owner): Filter | null;
+  /** Also listed (live rows, at most BOOTSTRAP_LIMIT) by GET /me/bootstrap under `type`. */
+  bootstrap?: boolean;
+}
+
+export const BOOTSTRAP_LIMIT = 1000;
+
+const inSpaces = (field: string) => ({ spaceIds }: Owner): Filter | null =>
+  spaceIds.length ? { [field]: { $in: spaceIds } } : null;
+
+export const SYNCABLES: readonly Syncable[] = [
+  { type: 'events', projection: SCHEDULE, collection: 'events', owned: inSpaces('spaceId') },
+  { type: 'calendars', projection: SCHEDULE, collection: 'calendars', owned: inSpaces('spaceId') },
+  { type: 'spaces', projection: SCHEDULE, collection: 'spaces', owned: inSpaces('id') },
+];
+
+export const SYNC_PROJECTIONS: readonly string[] = [...new Set(SYNCABLES.map((s) => s.projection))];
