@@ -3,7 +3,7 @@ import type { AttendeeInput, CreateEventBody, Event, RsvpBody, UpdateEventBody }
 import { eventOperations } from '../../contracts/events';
 import { findOperation } from '../../contracts/operation';
 import { SCHEDULE } from '../../projections/schedule.projection';
-import { etagOf, expectedVersions } from '../../read-api/events/etag';
+import { etagOf, expectedVersions } from '../../services/http/etag';
 import { locateEvent } from '../../read-api/events/events.queries';
 import { userIdsByEmail } from '../../read-api/profile/users.queries';
 import type { AppContext } from '../../services/app-context';

@@ -1,4 +1,4 @@
-/** Strong ETags for events derive from their version; If-Match accepts one, a list, or `*`. */
+/** Strong ETags derive from a resource version (events, tasks, ...); If-Match accepts one, a list, or `*`. */
 export const etagOf = (version: number) => `"v${version}"`;
 
 /**
