@@ -7,7 +7,7 @@ import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
 import { EventsCache } from './events-cache';
-import { etagOf } from './etag';
+import { etagOf } from '../../services/http/etag';
 import { eventsBetween, visibleEvent } from './events.queries';
 
 const MAX_RANGE_MS = 366 * 86_400_000;
