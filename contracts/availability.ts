@@ -223,8 +223,8 @@ export const availabilityOperations = [
   op({
     method: 'get', path: '/availability', tag: 'Availability', summary: 'Days with events, routine periods, protected and free time',
     description: 'Each day of the profile time zone: its events, routine periods, protected focus time, free stretches inside '
-      + 'working hours ranked for the purpose (long enough for it; fitting the preferred part of the day; longer first '
-      + 'for focus, shorter first for a meeting; earlier first) and the blocked rest with `reasons`.',
+      + 'working hours ranked for the purpose (long enough for it; fitting the preferred part of the day; for focus more '
+      + 'preferred time, then longer first; for a meeting shorter first; earlier first) and the blocked rest with `reasons`.',
     query: AvailabilityQuery,
     responses: { 200: { description: 'The days', schema: AvailabilityResponse }, 422: tooMuch },
   }),

@@ -35,9 +35,10 @@ export interface RankOptions {
 }
 
 /**
- * Free stretches, best first for the purpose. In order: stretches long enough for the purpose (30 minutes for a
- * meeting, 60 for focus); those where that time fits in the preferred part of the day; then for focus the longer,
- * for a meeting the shorter (a meeting fills a gap and leaves long stretches whole for focus); then the earlier.
+ * Free stretches (sorted by start), best first for the purpose. In order: stretches long enough for the purpose
+ * (30 minutes for a meeting, 60 for focus); those where that time fits in the preferred part of the day; then for
+ * focus more time in the preferred part and then the longer, for a meeting the shorter (a meeting fills a gap and
+ * leaves long stretches whole for focus); then the earlier.
  */
 export function rankFree(free: readonly Interval[], { purpose, preferred, timeZone }: RankOptions): RankedStretch[] {
   const need = PURPOSE_MINUTES[purpose];
@@ -49,11 +50,11 @@ export function rankFree(free: readonly Interval[], { purpose, preferred, timeZo
     const preferredMinutes = Math.floor(coveredMs(s, periods) / MINUTE_MS);
     return { start: s.start, end: s.end, minutes, preferredMinutes, fitsPurpose: minutes >= need, inPreferred: preferredMinutes >= need, rank: 0 };
   });
-  const longer = purpose === 'focus' ? -1 : 1;
+  const focus = purpose === 'focus';
   scored.sort((a, b) =>
     Number(b.fitsPurpose) - Number(a.fitsPurpose) ||
     Number(b.inPreferred) - Number(a.inPreferred) ||
-    longer * (a.end - a.start - (b.end - b.start)) ||
+    (focus ? b.preferredMinutes - a.preferredMinutes || b.end - b.start - (a.end - a.start) : a.end - a.start - (b.end - b.start)) ||
     a.start - b.start);
   scored.forEach((s, i) => (s.rank = i + 1));
   return scored;

@@ -22,7 +22,7 @@ describe('rankFree', () => {
   it.each<[Purpose, DayPeriod | undefined, string[]]>([
     ['meeting', undefined, ['A', 'B', 'C', 'D']], // long enough first; shorter first keeps long stretches whole
     ['focus', undefined, ['B', 'C', 'A', 'D']], // an hour or more first; longer first
-    ['focus', 'afternoon', ['C', 'B', 'A', 'D']],
+    ['focus', 'afternoon', ['C', 'B', 'D', 'A']], // among the too short, D has afternoon time
     ['meeting', 'afternoon', ['C', 'A', 'B', 'D']], // D is in the afternoon but too short for a meeting
     ['meeting', 'morning', ['A', 'B', 'C', 'D']],
     ['focus', 'evening', ['B', 'C', 'A', 'D']], // nothing in the evening: the preference changes nothing
@@ -40,6 +40,12 @@ describe('rankFree', () => {
       ['A', 30, 30, false, false],
       ['D', 20, 0, false, false],
     ]);
+  });
+
+  it('gives focus the stretch with more time in the preferred part of the day, though shorter', () => {
+    const late = { start: at('2026-03-02T09:00:00Z'), end: at('2026-03-02T12:00:00Z') }; // 10:00-13:00: 60 minutes of afternoon
+    const ranked = rankFree([late, stretches.C], { purpose: 'focus', preferred: 'afternoon', timeZone: 'Europe/Berlin' });
+    expect(ranked.map((r) => [r.start, r.preferredMinutes])).toEqual([[stretches.C.start, 120], [late.start, 60]]);
   });
 
   it('reads the parts of the day in the owner\'s zone', () => {
