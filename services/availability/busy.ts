@@ -29,6 +29,26 @@ function ownerDays(start: number, end: number, eventZone: string, ownerZone: str
 }
 
 /**
+ * Expansions of a series, kept with the event object for the last few windows asked: the embedded read store hands
+ * out the same frozen document until the event changes, so repeated requests for the same days expand nothing.
+ */
+const expansions = new WeakMap<CalendarEvent, Map<string, Interval[]>>();
+const WINDOWS_KEPT = 8;
+
+function occurrencesOf(event: CalendarEvent, from: number, to: number): Interval[] {
+  if (!event.recurrenceRule) return occurrences(event, from, to);
+  let byWindow = expansions.get(event);
+  if (!byWindow) expansions.set(event, (byWindow = new Map()));
+  const key = `${from} ${to}`;
+  let found = byWindow.get(key);
+  if (!found) {
+    if (byWindow.size >= WINDOWS_KEPT) byWindow.delete(byWindow.keys().next().value as string);
+    byWindow.set(key, (found = occurrences(event, from, to)));
+  }
+  return found;
+}
+
+/**
  * Every occurrence of `events` that overlaps `window`, recurring series expanded on their own zone's wall clock and
  * all-day events mapped to whole days of `ownerZone`; sorted by start. Events with `busy: false` are kept (a day
  * view lists them); `busyBlocks` leaves them out.
@@ -40,7 +60,7 @@ export function expandEvents(events: readonly CalendarEvent[], window: Interval,
     // An all-day date may sit up to a day and a bit away from the owner's date it stands for.
     const from = event.allDay ? window.start - 2 * DAY_MS : window.start;
     const to = event.allDay ? window.end + 2 * DAY_MS : window.end;
-    for (const o of occurrences(event, from, to)) {
+    for (const o of occurrencesOf(event, from, to)) {
       const span = event.allDay ? ownerDays(o.start, o.end, event.timeZone, ownerZone) : o;
       if (overlaps(span, window)) out.push({ start: span.start, end: span.end, event });
     }

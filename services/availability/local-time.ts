@@ -28,7 +28,20 @@ export const isoWeekday = (date: string): number => ((new Date(wallMidnight(date
  * spring-forward night is 03:30); a time shown twice by a backward change is its earlier instant.
  */
 export function epochAt(date: string, minuteOfDay: number, timeZone: string): number {
-  const wall = wallMidnight(date) + minuteOfDay * MINUTE_MS;
+  const key = `${timeZone} ${date} ${minuteOfDay}`;
+  let epoch = known.get(key);
+  if (epoch === undefined) {
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(key, (epoch = resolveWall(wallMidnight(date) + minuteOfDay * MINUTE_MS, timeZone)));
+  }
+  return epoch;
+}
+
+/** Answers of epochAt: the same few dates and minutes (today, working hours) are asked for again and again. */
+const known = new Map<string, number>();
+const KNOWN_MAX = 50_000;
+
+function resolveWall(wall: number, timeZone: string): number {
   const offsetBefore = wallOf(wall - DAY_MS, timeZone) - (wall - DAY_MS);
   let best = Number.POSITIVE_INFINITY;
   for (const offset of new Set([offsetBefore, wallOf(wall, timeZone) - wall, wallOf(wall + DAY_MS, timeZone) - (wall + DAY_MS)])) {

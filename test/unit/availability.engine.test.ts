@@ -4,7 +4,7 @@
  * all-day events, busy:false, recurring series, buffers, notice, routine periods and working hours.
  * Windows are written as UTC `YYYY-MM-DDTHH:MM/YYYY-MM-DDTHH:MM`, worked out by hand from each zone's rules.
  */
-import { DEFAULT_BUDGET } from '../../services/availability/busy';
+import { DEFAULT_BUDGET, expandEvents } from '../../services/availability/busy';
 import { availabilityOf } from '../../services/availability/engine';
 import { localDays } from '../../services/availability/local-time';
 import { freeWindows, timeline } from '../../services/availability/timeline';
@@ -245,6 +245,19 @@ describe('what the engine also reports', () => {
     expect(result.occurrences.map((o) => o.event.id)).toEqual(['tentative']);
     expect(result.routines.map((r) => r.periodId)).toEqual(['stretch']);
     expect(result.busy).toEqual([]);
+  });
+});
+
+describe('expanding one series object for several windows', () => {
+  it('answers each window as a fresh expansion would, in any order and again', () => {
+    const weekly = series('2026-03-02T09:00:00Z', '2026-03-02T10:00:00Z', BERLIN, 'FREQ=WEEKLY;BYDAY=MO,TH');
+    const starts = (from: string, to: string, ev = weekly) =>
+      expandEvents([ev], { start: Date.parse(from), end: Date.parse(to) }, BERLIN).map((o) => short(o.start));
+    const march = ['2026-03-02T09:00', '2026-03-05T09:00', '2026-03-09T09:00', '2026-03-12T09:00'];
+    expect(starts('2026-03-01T00:00:00Z', '2026-03-13T00:00:00Z')).toEqual(march);
+    expect(starts('2026-04-01T00:00:00Z', '2026-04-07T00:00:00Z')).toEqual(['2026-04-02T08:00', '2026-04-06T08:00']);
+    expect(starts('2026-03-01T00:00:00Z', '2026-03-13T00:00:00Z')).toEqual(march);
+    expect(starts('2026-03-01T00:00:00Z', '2026-03-13T00:00:00Z', { ...weekly })).toEqual(march);
   });
 });
 
