@@ -1,12 +1,11 @@
 /** The three availability answers, gathered through the sources port and computed by the engine. */
 import type { z } from 'zod';
-import type { AvailabilityQuery, AvailableSlotsQuery, FreeBusyQuery } from '../../contracts/availability';
-import { AVAILABILITY_LIMITS } from '../../contracts/availability';
+import { AVAILABILITY_LIMITS, type AvailabilityQuery, type AvailableSlotsQuery, type FreeBusyQuery } from '../../contracts/availability';
 import { availabilityOf, inputWindow, type Availability } from '../../services/availability/engine';
 import { clip, overlaps } from '../../services/availability/intervals';
 import { localDate, localDays, MINUTE_MS, type LocalDay } from '../../services/availability/local-time';
 import { rankFree } from '../../services/availability/ranking';
-import { freeWindows, timeline, busyWindows } from '../../services/availability/timeline';
+import { busyWindows, freeWindows, timeline } from '../../services/availability/timeline';
 import type { Interval, Occurrence, RoutineBlock, Rules } from '../../services/availability/types';
 import { notFound } from '../../services/errors';
 import type { AvailabilitySources, Owner } from './sources';
