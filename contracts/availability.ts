@@ -11,9 +11,9 @@ export const AVAILABILITY_LIMITS = {
   freeBusyMaxDays: 62,
 } as const;
 
-/** Dates and instants before 1970 are refused: nothing is planned there, and the zone arithmetic stays in range. */
-const FromDate = IsoDate.refine((d) => d >= '1970-01-01', 'must be 1970-01-01 or later');
-const Instant = DateTime.refine((t) => Date.parse(t) >= 0, 'must be 1970 or later');
+/** Dates and instants outside 1970-2999 are refused: nothing is planned there, and the zone arithmetic stays in range. */
+const FromDate = IsoDate.refine((d) => d >= '1970-01-01' && d <= '2999-12-01', 'must be between 1970-01-01 and 2999-12-01');
+const Instant = DateTime.refine((t) => Date.parse(t) >= 0 && Date.parse(t) < Date.UTC(3000, 0, 1), 'must be in the years 1970-2999');
 
 const limits = AVAILABILITY_LIMITS;
 const dayCount = (min: number, max: number, fallback: number) =>

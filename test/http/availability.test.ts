@@ -119,7 +119,7 @@ describe('GET /availability', () => {
   it.each([
     ['days=0', 'query.days'], ['days=15', 'query.days'], ['days=two', 'query.days'], ['days=1.5', 'query.days'],
     ['purpose=lunch', 'query.purpose'], ['preferred=night', 'query.preferred'],
-    ['from=2031-13-01', 'query.from'], ['from=03/03/2031', 'query.from'], ['from=1969-12-31', 'query.from'],
+    ['from=2031-13-01', 'query.from'], ['from=03/03/2031', 'query.from'], ['from=1969-12-31', 'query.from'], ['from=9999-12-25', 'query.from'],
   ])('400 for %s', async (q, path) => {
     expectInvalid(await world.c.call('GET', `/availability?${q}`), path);
   });
@@ -214,6 +214,7 @@ describe('GET /free-busy', () => {
   it.each([
     ['', 'query.from'], ['from=2031-03-03T00:00:00Z', 'query.to'], ['to=2031-03-03T00:00:00Z', 'query.from'],
     ['from=2031-03-03&to=2031-03-04', 'query.from'], ['from=2031-03-03T00:00:00Z&to=2031-03-03T00:00:00Z', 'query.to'],
+    ['from=9999-12-01T00:00:00Z&to=9999-12-02T00:00:00Z', 'query.from'],
     ['from=2031-03-03T00:00:00Z&to=2031-03-02T00:00:00Z', 'query.to'], ['from=2031-03-01T00:00:00Z&to=2031-05-03T00:00:00Z', 'query.to'],
   ])('400 for "%s"', async (q, path) => {
     expectInvalid(await world.c.call('GET', `/free-busy?${q}`), path);
