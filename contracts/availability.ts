@@ -90,53 +90,7 @@ export const BlockReason = z
   ])
   .meta({ id: 'BlockReason', examples: [{ type: 'event', eventId: '3f1c9a52-8d7e-4b21-9c4a-6e2f1d0b7a13' }] });
 
-const span = { startsAt: DateTime, endsAt: DateTime };
-
-export const BlockedStretch = z
-  .object({ ...span, reasons: z.array(BlockReason).min(1) })
-  .meta({
-    id: 'BlockedStretch',
-    examples: [{
-      startsAt: '2026-03-02T11:00:00.000Z', endsAt: '2026-03-02T12:00:00.000Z',
-      reasons: [{ type: 'routine', routineId: '5b8e2c41-0f3a-4d6e-a1b7-93c2e4f5d680', periodId: 'a9d4f2e1-6c3b-4a58-8e07-1f2b3c4d5e6f' }],
-    }],
-  });
-
-export const RankedFreeStretch = z
-  .object({
-    ...span,
-    minutes: z.number().int(),
-    preferredMinutes: z.number().int().describe('Minutes inside the preferred part of the day (0 without `preferred`)'),
-    fitsPurpose: z.boolean().describe('At least 30 minutes for a meeting, 60 for focus'),
-    inPreferred: z.boolean().describe('The purpose\'s minutes fit inside the preferred part of the day'),
-    rank: z.number().int().min(1).describe('1 = best for the purpose'),
-  })
-  .meta({ id: 'RankedFreeStretch' });
-
-const DayEvent = z.object({
-  id: Id, title: z.string(), kind: EventKind, ...span, allDay: z.boolean(), busy: z.boolean(),
-  seriesId: Id.nullable().describe('The series id for an occurrence of a recurring event, else null'),
-}).meta({ id: 'AvailabilityEvent', description: 'An occurrence on the day; all-day events span the whole local day(s)' });
-
-const DayRoutinePeriod = z.object({
-  routineId: Id, periodId: Id, name: z.string(), ...span, canMove: z.boolean(),
-  windowStartsAt: DateTime.nullable(), windowEndsAt: DateTime.nullable(),
-  status: z.enum(['done', 'skipped']).nullable(),
-  blocking: z.boolean().describe('True when it cannot move and is not skipped: its time is not free'),
-}).meta({ id: 'AvailabilityRoutinePeriod' });
-
-const ProtectedTime = z.object({ eventId: Id, title: z.string(), ...span }).meta({ id: 'ProtectedTime' });
-
-const AvailabilityDay = z.object({
-  date: IsoDate,
-  ...span,
-  events: z.array(DayEvent),
-  routinePeriods: z.array(DayRoutinePeriod),
-  protectedTime: z.array(ProtectedTime),
-  free: z.array(RankedFreeStretch).describe('Free stretches inside working hours, best first for the purpose'),
-  blocked: z.array(BlockedStretch).describe('The rest of the day in time order, each with why it is blocked'),
-}).meta({ id: 'AvailabilityDay' });
-
+/** One realistic day (Monday 2 March 2026, Europe/Berlin): the examples of the schemas below. */
 const berlinDay = {
   date: '2026-03-02',
   startsAt: '2026-03-01T23:00:00.000Z',
@@ -163,6 +117,50 @@ const berlinDay = {
   ],
 };
 
+const span = { startsAt: DateTime, endsAt: DateTime };
+
+export const BlockedStretch = z
+  .object({ ...span, reasons: z.array(BlockReason).min(1) })
+  .meta({ id: 'BlockedStretch', examples: [berlinDay.blocked[2]] });
+
+export const RankedFreeStretch = z
+  .object({
+    ...span,
+    minutes: z.number().int(),
+    preferredMinutes: z.number().int().describe('Minutes inside the preferred part of the day (0 without `preferred`)'),
+    fitsPurpose: z.boolean().describe('At least 30 minutes for a meeting, 60 for focus'),
+    inPreferred: z.boolean().describe('The purpose\'s minutes fit inside the preferred part of the day'),
+    rank: z.number().int().min(1).describe('1 = best for the purpose'),
+  })
+  .meta({ id: 'RankedFreeStretch', examples: [berlinDay.free[0]] });
+
+const DayEvent = z.object({
+  id: Id, title: z.string(), kind: EventKind, ...span, allDay: z.boolean(), busy: z.boolean(),
+  seriesId: Id.nullable().describe('The series id for an occurrence of a recurring event, else null'),
+}).meta({
+  id: 'AvailabilityEvent', description: 'An occurrence on the day; all-day events span the whole local day(s)', examples: [berlinDay.events[0]],
+});
+
+const DayRoutinePeriod = z.object({
+  routineId: Id, periodId: Id, name: z.string(), ...span, canMove: z.boolean(),
+  windowStartsAt: DateTime.nullable(), windowEndsAt: DateTime.nullable(),
+  status: z.enum(['done', 'skipped']).nullable(),
+  blocking: z.boolean().describe('True when it cannot move and is not skipped: its time is not free'),
+}).meta({ id: 'AvailabilityRoutinePeriod', examples: [berlinDay.routinePeriods[0]] });
+
+const ProtectedTime = z.object({ eventId: Id, title: z.string(), ...span }).meta({ id: 'ProtectedTime', examples: [berlinDay.protectedTime[0]] });
+
+const AvailabilityDay = z.object({
+  date: IsoDate,
+  ...span,
+  events: z.array(DayEvent),
+  routinePeriods: z.array(DayRoutinePeriod),
+  protectedTime: z.array(ProtectedTime),
+  free: z.array(RankedFreeStretch).describe('Free stretches inside working hours, best first for the purpose'),
+  blocked: z.array(BlockedStretch).describe('The rest of the day in time order, each with why it is blocked'),
+}).meta({ id: 'AvailabilityDay', examples: [berlinDay] });
+
+
 export const AvailabilityResponse = z
   .object({
     timeZone: z.string().describe('The profile time zone the days are read in'),
@@ -180,7 +178,7 @@ export const AvailabilityResponse = z
     }],
   });
 
-const FreeWindow = z.object({ ...span, minutes: z.number().int() }).meta({ id: 'FreeWindow' });
+const FreeWindow = z.object({ ...span, minutes: z.number().int() }).meta({ id: 'FreeWindow', examples: [{ startsAt: '2026-03-02T09:00:00.000Z', endsAt: '2026-03-02T11:00:00.000Z', minutes: 120 }] });
 
 export const AvailableSlotsResponse = z
   .object({
