@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWorkingHoursPreference } from './availability';
 import { DateTime, TimeZone, Uuid } from './common';
 import { op } from './operation';
 import { Calendar, Space } from './spaces';
@@ -33,7 +34,7 @@ export const UpdateProfileBody = z
     timeZone: TimeZone,
     weekStartsOn: z.number().int().min(0).max(6),
     enabledModules: z.record(z.string().max(64), z.boolean()),
-    preferences: z.record(z.string().max(64), z.unknown()),
+    preferences: z.record(z.string().max(64), z.unknown()).superRefine(checkWorkingHoursPreference),
     username: Username,
   })
   .partial()

@@ -1,5 +1,6 @@
 /** Every operation of the API and its handler, slice by slice. */
 import { apiKeyOperations } from '../contracts/api-keys';
+import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
 import { eventOperations } from '../contracts/events';
 import { integrationOperations } from '../contracts/integrations';
@@ -9,6 +10,7 @@ import { spaceOperations } from '../contracts/spaces';
 import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
 import { webhookOperations } from '../contracts/webhooks';
+import { availabilityRoutes } from '../read-api/availability/availability.routes';
 import { eventsReadRoutes } from '../read-api/events/events.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
 import { spacesReadRoutes } from '../read-api/spaces/spaces.routes';
@@ -29,7 +31,7 @@ import type { Route } from './http/route';
 
 export const apiOperations: Operation[] = [
   ...authOperations, ...profileOperations, ...spaceOperations, ...eventOperations, ...syncOperations,
-  ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations,
+  ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -49,5 +51,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...webhooksReadRoutes(app),
     ...webhooksWriteRoutes(app),
     ...integrationsRoutes(app),
+    ...availabilityRoutes(app),
   ];
 }

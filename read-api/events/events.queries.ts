@@ -22,16 +22,19 @@ export async function visibleEvent(models: ReadModels, userId: string, id: strin
   return spaces.includes(event.spaceId) ? event : null;
 }
 
-export async function eventsBetween(models: ReadModels, userId: string, from: number, to: number, spaceFilter?: string[]) {
+/** Stored events and series of the user's Spaces that may have an occurrence in [from, to) (read-only documents). */
+export async function eventDocsBetween(models: ReadModels, userId: string, from: number, to: number, spaceFilter?: string[], limit?: number) {
   let spaceIds = await spaceIdsOf(models, userId);
   if (spaceFilter) spaceIds = spaceIds.filter((id) => spaceFilter.includes(id));
   if (spaceIds.length === 0) return [];
-  const docs = await (await models.docs(SCHEDULE))<EventDoc>('events').find({
-    spaceId: { $in: spaceIds },
-    _startMs: { $lt: to },
-    _endBoundMs: { $gt: from },
-    deletedAt: null,
-  });
+  return (await models.docs(SCHEDULE))<EventDoc>('events').find(
+    { spaceId: { $in: spaceIds }, _startMs: { $lt: to }, _endBoundMs: { $gt: from }, deletedAt: null },
+    limit === undefined ? undefined : { limit },
+  );
+}
+
+export async function eventsBetween(models: ReadModels, userId: string, from: number, to: number, spaceFilter?: string[]) {
+  const docs = await eventDocsBetween(models, userId, from, to, spaceFilter);
   const out = [];
   for (const doc of docs) {
     const event = publicView<Event>(doc);

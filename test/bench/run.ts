@@ -3,7 +3,8 @@
  *
  *   1. bare express "hello world" (child process) as the HTTP baseline
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
- *   3. GET /events?from&to over one week holding 200 events
+ *   3. GET /events?from&to over one week holding 200 events; GET /available-slots for 14 days over a calendar of
+ *      2,000 events and 10 recurring series
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
@@ -15,6 +16,7 @@
 import { statfsSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availability-bench';
 import { killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { lagBench, type LagResult } from './lag-bench';
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
   const service = await startServiceChild();
   const base = `${service.url}/api/v1`;
   let getRes: LoadResult;
+  let slotsRes: LoadResult;
   let postRes: LoadResult;
   let multiRes: LoadResult | null = null;
   try {
@@ -124,9 +127,21 @@ async function main(): Promise<void> {
     log(`  created ${GET_EVENTS} events in one week for the GET user in ${fmt(performance.now() - c0, 0)} ms; one response is ${JSON.stringify(check.body).length} bytes`);
 
     getRes = await load(`GET /events (one week, ${GET_EVENTS} events, one user)`, {
-      kind: 'get-events', url: service.url, seconds: SECONDS, token: reader.token, from, to, connections: CONN,
+      kind: 'get', url: service.url, seconds: SECONDS, token: reader.token, connections: CONN,
+      path: `/api/v1/events?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
     });
     printLoad(getRes, baseline);
+
+    const owner = await signUp(base);
+    const s0 = performance.now();
+    const slotsPath = await seedSlotCalendar(base, owner.token);
+    const slots = await json(`${service.url}${slotsPath}`, 'GET', undefined, { authorization: `Bearer ${owner.token}` });
+    if (slots.status !== 200 || !(slots.body.slots?.length > 0)) throw new Error(`GET /available-slots check: ${slots.status} ${JSON.stringify(slots.body).slice(0, 300)}`);
+    log(`  created ${SLOT_EVENTS} events and ${SLOT_SERIES} recurring series in ${fmt(performance.now() - s0, 0)} ms; one answer lists ${slots.body.slots.length} windows in ${JSON.stringify(slots.body).length} bytes`);
+    slotsRes = await load(`GET /available-slots (${SLOT_DAYS} days of ${SLOT_EVENTS} events and ${SLOT_SERIES} series)`, {
+      kind: 'get', url: service.url, seconds: SECONDS, token: owner.token, path: slotsPath, connections: CONN,
+    });
+    printLoad(slotsRes, baseline);
 
     const writer = await signUp(base);
     postRes = await load('POST /events (one user: all writes go to one Space stream)', {
@@ -186,6 +201,8 @@ async function main(): Promise<void> {
       : []),
     { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
+    { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
+    { figure: 'GET /available-slots latency', value: `p50 ${ms(slotsRes.p50)}, p99 ${ms(slotsRes.p99)}`, target: '-', result: '-' },
     ...store.map((r) => ({ figure: `Event store: ${r.label}`, value: `${fmt(r.eventsPerSec, 0)} events/s`, target: '-', result: '-' })),
     ...lag.flatMap((r) => {
       const name = r.label.split(',')[0];

@@ -1,0 +1,71 @@
+/** Calendar dates and wall-clock minutes in an IANA zone, never the process's own zone. */
+import { wallClock } from '../time/zone';
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+
+/** Midnight UTC of a YYYY-MM-DD date: the wall clock's own time line, where every day has 1440 minutes. */
+const wallMidnight = (date: string) => Date.parse(`${date}T00:00:00Z`);
+const wallOf = (epochMs: number, timeZone: string) => Date.parse(`${wallClock(epochMs, timeZone).local}Z`);
+
+/** The date (YYYY-MM-DD) the wall clock shows at `epochMs` in `timeZone`. */
+export const localDate = (epochMs: number, timeZone: string): string => wallClock(epochMs, timeZone).local.slice(0, 10);
+
+/** Minutes since local midnight at `epochMs` in `timeZone` (0-1439). */
+export function localMinute(epochMs: number, timeZone: string): number {
+  const { local } = wallClock(epochMs, timeZone);
+  return Number(local.slice(11, 13)) * 60 + Number(local.slice(14, 16));
+}
+
+export const addDays = (date: string, days: number): string => new Date(wallMidnight(date) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** ISO weekday of a date: 1 Monday … 7 Sunday. */
+export const isoWeekday = (date: string): number => ((new Date(wallMidnight(date)).getUTCDay() + 6) % 7) + 1;
+
+/**
+ * The instant at which the wall clock in `timeZone` shows `date` plus `minuteOfDay` (1440 is the next midnight).
+ * A time skipped by a forward change lands as far past the change as it was meant to be after it (02:30 on a
+ * spring-forward night is 03:30); a time shown twice by a backward change is its earlier instant.
+ */
+export function epochAt(date: string, minuteOfDay: number, timeZone: string): number {
+  const key = `${timeZone} ${date} ${minuteOfDay}`;
+  let epoch = known.get(key);
+  if (epoch === undefined) {
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(key, (epoch = resolveWall(wallMidnight(date) + minuteOfDay * MINUTE_MS, timeZone)));
+  }
+  return epoch;
+}
+
+/** Answers of epochAt: the same few dates and minutes (today, working hours) are asked for again and again. */
+const known = new Map<string, number>();
+const KNOWN_MAX = 50_000;
+
+function resolveWall(wall: number, timeZone: string): number {
+  const offsetBefore = wallOf(wall - DAY_MS, timeZone) - (wall - DAY_MS);
+  let best = Number.POSITIVE_INFINITY;
+  for (const offset of new Set([offsetBefore, wallOf(wall, timeZone) - wall, wallOf(wall + DAY_MS, timeZone) - (wall + DAY_MS)])) {
+    const candidate = wall - offset;
+    if (wallOf(candidate, timeZone) === wall) best = Math.min(best, candidate);
+  }
+  return Number.isFinite(best) ? best : wall - offsetBefore;
+}
+
+export interface LocalDay {
+  date: string;
+  start: number;
+  end: number;
+}
+
+/** `count` consecutive dates from `firstDate`, each with its bounds in `timeZone` (23 or 25 hours on DST days). */
+export function localDays(firstDate: string, count: number, timeZone: string): LocalDay[] {
+  const out: LocalDay[] = [];
+  let start = epochAt(firstDate, 0, timeZone);
+  for (let i = 0; i < count; i++) {
+    const date = addDays(firstDate, i);
+    const end = epochAt(addDays(date, 1), 0, timeZone);
+    out.push({ date, start, end });
+    start = end;
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+/**
+ * The answers of the availability endpoints from a sources port given in memory: routine periods (which no slice on
+ * this branch writes yet) as the routine source hands them over, and what each source is asked for.
+ */
+import { availabilityDays, availableSlots, freeBusy } from '../../read-api/availability/availability.queries';
+import type { AvailabilitySources } from '../../read-api/availability/sources';
+import type { CalendarEvent, Interval, RoutineBlock } from '../../services/availability/types';
+import { DEFAULT_WORKING_HOURS } from '../../services/availability/weekly-hours';
+import { ApiError } from '../../services/errors';
+
+const at = (iso: string) => Date.parse(iso);
+const short = (iso: string) => iso.slice(0, 16);
+const spans = (items: Array<{ startsAt: string; endsAt: string }>) => items.map((i) => `${short(i.startsAt)}/${short(i.endsAt)}`);
+
+const lunch: RoutineBlock = {
+  routineId: 'workday', periodId: 'lunch', name: 'Lunch', start: at('2031-03-03T11:00:00Z'), end: at('2031-03-03T12:00:00Z'),
+  canMove: false, windowStart: null, windowEnd: null, status: null,
+};
+const walk: RoutineBlock = {
+  routineId: 'workday', periodId: 'walk', name: 'Walk', start: at('2031-03-03T14:00:00Z'), end: at('2031-03-03T14:30:00Z'),
+  canMove: true, windowStart: at('2031-03-03T13:00:00Z'), windowEnd: at('2031-03-03T16:00:00Z'), status: null,
+};
+const review: CalendarEvent = {
+  id: 'review', title: 'Design review', kind: 'meeting', allDay: false, busy: true, recurrenceRule: null,
+  timeZone: 'Europe/Berlin', startsAt: '2031-03-03T09:00:00Z', endsAt: '2031-03-03T10:00:00Z',
+};
+
+function memorySources(userId: string) {
+  const asked: Array<[string, Interval]> = [];
+  const sources: AvailabilitySources = {
+    owner: async (id) => (id === userId ? { timeZone: 'Europe/Berlin', workingHours: DEFAULT_WORKING_HOURS } : null),
+    events: async (id, window) => (asked.push(['events', window]), id === userId ? [review] : []),
+    routines: async (id, window) => (asked.push(['routines', window]), id === userId ? [lunch, walk] : []),
+  };
+  return { sources, asked };
+}
+
+describe('answers built through the sources port', () => {
+  it('/availability lists routine periods, blocks the fixed one with its reason, and leaves the movable one free', async () => {
+    const { sources } = memorySources('ada');
+    const answer = await availabilityDays(sources, 'ada', { from: '2031-03-03' }, at('2031-01-01T00:00:00Z'));
+    const [day] = answer.days;
+    expect(day.routinePeriods).toEqual([
+      { routineId: 'workday', periodId: 'lunch', name: 'Lunch', startsAt: '2031-03-03T11:00:00.000Z', endsAt: '2031-03-03T12:00:00.000Z', canMove: false, windowStartsAt: null, windowEndsAt: null, status: null, blocking: true },
+      { routineId: 'workday', periodId: 'walk', name: 'Walk', startsAt: '2031-03-03T14:00:00.000Z', endsAt: '2031-03-03T14:30:00.000Z', canMove: true, windowStartsAt: '2031-03-03T13:00:00.000Z', windowEndsAt: '2031-03-03T16:00:00.000Z', status: null, blocking: false },
+    ]);
+    expect(day.blocked.find((b) => b.startsAt === '2031-03-03T11:00:00.000Z')).toEqual({
+      startsAt: '2031-03-03T11:00:00.000Z', endsAt: '2031-03-03T12:00:00.000Z', reasons: [{ type: 'routine', routineId: 'workday', periodId: 'lunch' }],
+    });
+    expect(spans(day.free).sort()).toEqual(['2031-03-03T08:00/2031-03-03T09:00', '2031-03-03T10:00/2031-03-03T11:00', '2031-03-03T12:00/2031-03-03T16:00']);
+  });
+
+  it('asks each source for the days widened by two, and free-busy counts the fixed routine period as busy', async () => {
+    const { sources, asked } = memorySources('ada');
+    const answer = await freeBusy(sources, 'ada', { from: '2031-03-03T00:00:00Z', to: '2031-03-04T00:00:00Z' }, 0);
+    expect(spans(answer.busy)).toEqual(['2031-03-03T09:00/2031-03-03T10:00', '2031-03-03T11:00/2031-03-03T12:00']);
+    expect(asked).toEqual([
+      ['events', { start: at('2031-03-01T00:00:00Z'), end: at('2031-03-06T00:00:00Z') }],
+      ['routines', { start: at('2031-03-01T00:00:00Z'), end: at('2031-03-06T00:00:00Z') }],
+    ]);
+  });
+
+  it('a skipped period frees its time in the slots', async () => {
+    const { sources } = memorySources('ada');
+    const skipping: AvailabilitySources = { ...sources, routines: async () => [{ ...lunch, status: 'skipped' }] };
+    const answer = await availableSlots(skipping, 'ada', { from: '2031-03-03', days: 1 }, 0);
+    expect(spans(answer.slots)).toEqual(['2031-03-03T08:00/2031-03-03T09:00', '2031-03-03T10:00/2031-03-03T16:00']);
+  });
+
+  it('an unknown owner is 404', async () => {
+    const { sources } = memorySources('ada');
+    await expect(availableSlots(sources, 'nobody', {}, 0)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(availableSlots(sources, 'nobody', {}, 0)).rejects.toBeInstanceOf(ApiError);
+  });
+});
