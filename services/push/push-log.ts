@@ -9,6 +9,9 @@ const KEEP_MS = 30 * 86_400_000;
 
 type PushDoc = PushRecord & { _id: string; _sortKey: string; deviceId: string; userId: string };
 
+/** Orders pushes claimed in one millisecond by this process in claim order. */
+let claims = 0;
+
 export class PushLog {
   private readonly pushes;
   private indexed: Promise<void> | null = null;
@@ -24,12 +27,15 @@ export class PushLog {
   /** Stores the push as pending; false when a push with this id exists already. */
   async claim(record: PushRecord, device: { id: string; userId: string }): Promise<boolean> {
     await this.ensureIndexes();
-    return this.pushes.insertNew({ ...record, _id: record.id, _sortKey: `${record.at}|${record.id}`, deviceId: device.id, userId: device.userId });
+    const sortKey = `${record.at}|${String(++claims % 1e12).padStart(12, '0')}|${record.id}`;
+    return this.pushes.insertNew({ ...record, _id: record.id, _sortKey: sortKey, deviceId: device.id, userId: device.userId });
   }
 
-  async finish(record: PushRecord, device: { id: string; userId: string }): Promise<void> {
-    await this.pushes.put({ ...record, _id: record.id, _sortKey: `${record.at}|${record.id}`, deviceId: device.id, userId: device.userId });
-    await this.pushes.deleteMany({ deviceId: device.id, _sortKey: { $lt: new Date(Date.now() - KEEP_MS).toISOString() } });
+  async finish(record: PushRecord): Promise<void> {
+    const claimed = await this.pushes.get(record.id);
+    if (!claimed) return;
+    await this.pushes.put({ ...claimed, ...record });
+    await this.pushes.deleteMany({ deviceId: claimed.deviceId, _sortKey: { $lt: new Date(Date.now() - KEEP_MS).toISOString() } });
   }
 
   async get(id: string): Promise<PushRecord | null> {

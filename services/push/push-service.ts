@@ -50,7 +50,7 @@ export class PushService {
     if (!(await this.log.claim(pending, device))) return null;
     const outcome = await provider.send(device, message);
     const record: PushRecord = { ...pending, ...outcome };
-    await this.log.finish(record, device);
+    await this.log.finish(record);
     return record;
   }
 }
