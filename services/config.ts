@@ -56,8 +56,8 @@ const Config = z.object({
   /** Sent to the gateway as `Authorization: Bearer …` when set. */
   PUSH_GATEWAY_TOKEN: z.string().min(1).optional(),
   /** Web Push (VAPID) keys, base64url; generated once and kept in the read store if unset. */
-  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
-  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url P-256 public key (65 bytes)').optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key (32 bytes)').optional(),
   VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https: URL').default('mailto:push@localhost'),
   /** Lets Web Push endpoints be plain http or loopback, link-local and private addresses (tests, closed networks). */
   PUSH_ALLOW_PRIVATE_ENDPOINTS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),

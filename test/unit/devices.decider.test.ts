@@ -35,9 +35,9 @@ describe('device decider', () => {
 
   it('an omitted name keeps the name; null clears it', () => {
     given(deviceDecider, [registered]).when(register({ name: undefined, pushToken: 'token-5678' })).then([
-      { type: 'device.updated', data: { device: { name: 'Phone', pushToken: 'token-5678' } } },
+      { type: 'device.updated', data: { device: { ...record, pushToken: 'token-5678', updatedAt: LATER } } },
     ]);
-    given(deviceDecider, [registered]).when(register({ name: null })).then([{ type: 'device.updated', data: { device: { name: null } } }]);
+    given(deviceDecider, [registered]).when(register({ name: null })).then([{ type: 'device.updated', data: { device: { ...record, name: null, updatedAt: LATER } } }]);
   });
 
   it('the same registration again changes nothing', () => {
@@ -45,7 +45,7 @@ describe('device decider', () => {
   });
 
   it('removes a device once; a removed device cannot be registered again', () => {
-    given(deviceDecider, [registered]).when(remove()).then([{ type: 'device.removed', data: { device: { id: DEVICE, updatedAt: LATER } } }]);
+    given(deviceDecider, [registered]).when(remove()).then([{ type: 'device.removed', data: { device: { ...record, updatedAt: LATER } } }]);
     given(deviceDecider, [registered, removed]).when(remove()).thenThrows('not_found');
     given(deviceDecider, [registered, removed]).when(register()).thenThrows('not_found');
     given(deviceDecider, []).when(remove()).thenThrows('not_found');
@@ -64,14 +64,14 @@ describe('push token claim decider', () => {
   const released = (deviceId: string) => ({ type: 'push_token.released' as const, data: { userId: USER, deviceId, tokenKey: 'key' } });
 
   it('the first claim wins; later claims change nothing', () => {
-    given(pushTokenClaimDecider, []).when(claim(DEVICE)).then([{ type: 'push_token.claimed', data: { deviceId: DEVICE } }]);
+    given(pushTokenClaimDecider, []).when(claim(DEVICE)).then([claimed(DEVICE)]);
     given(pushTokenClaimDecider, [claimed(DEVICE)]).when(claim(DEVICE2)).then([]);
   });
 
   it('only the holder releases; a released token can be claimed again', () => {
     given(pushTokenClaimDecider, [claimed(DEVICE)]).when(release(DEVICE2)).then([]);
-    given(pushTokenClaimDecider, [claimed(DEVICE)]).when(release(DEVICE)).then([{ type: 'push_token.released' }]);
-    given(pushTokenClaimDecider, [claimed(DEVICE), released(DEVICE)]).when(claim(DEVICE2)).then([{ type: 'push_token.claimed', data: { deviceId: DEVICE2 } }]);
+    given(pushTokenClaimDecider, [claimed(DEVICE)]).when(release(DEVICE)).then([released(DEVICE)]);
+    given(pushTokenClaimDecider, [claimed(DEVICE), released(DEVICE)]).when(claim(DEVICE2)).then([claimed(DEVICE2)]);
   });
 });
 

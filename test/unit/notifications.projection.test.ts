@@ -27,14 +27,15 @@ const recorded = (type: string, data: unknown, id = `e-${++position}`): Recorded
 });
 
 describe('notifications projection', () => {
-  it.each([
-    ...notificationsProjection.handles.map((type) => [type, null]),
-    ...notificationsProjection.handles.map((type) => [type, { unexpected: true }]),
+  const unusable: Array<[string, unknown]> = [
+    ...notificationsProjection.handles.map((type): [string, unknown] => [type, null]),
+    ...notificationsProjection.handles.map((type): [string, unknown] => [type, { unexpected: true }]),
     ['booking.created', { ...bookingPayload(HOST), guest: 'not an object' }],
     ['event.updated', { id: 'x', attendees: 'nobody' }],
     ['task.assigned', { id: 't', title: 'No assignee', assigneeId: null }],
-  ])('ignores %s with unusable data %j', async (type, data) => {
-    await expect(notificationsProjection.apply(recorded(type as string, data), docs)).resolves.toBeUndefined();
+  ];
+  it.each(unusable)('ignores %s with unusable data %j', async (type, data) => {
+    await expect(notificationsProjection.apply(recorded(type, data), docs)).resolves.toBeUndefined();
     await expect(devicesProjection.apply(recorded('device.registered', data), docs)).resolves.toBeUndefined();
   });
 
