@@ -119,7 +119,16 @@ export const Device = z
   });
 export type Device = z.infer<typeof Device>;
 
-export const DeviceResponse = z.object({ device: Device }).meta({ id: 'DeviceResponse' });
+export const DeviceResponse = z.object({ device: Device }).meta({
+  id: 'DeviceResponse',
+  examples: [{
+    device: {
+      id: '2f1c7a9e-3b5d-4e6f-8a1b-2c3d4e5f6a7b', platform: 'ios', name: 'Ana\'s iPhone',
+      pushToken: '740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad', lastPush: null, pushes: [],
+      createdAt: '2031-05-01T08:00:00.000Z', updatedAt: '2031-05-01T08:00:00.000Z',
+    },
+  }],
+});
 
 export const DeviceList = z
   .object({

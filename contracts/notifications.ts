@@ -13,7 +13,7 @@ export const NotificationSource = z
     type: z.string().describe('What the notification is about: `booking`, `task`, `event`, `automation`, ...'),
     id: z.string().nullable().describe('The id of that resource, when there is one'),
   })
-  .meta({ id: 'NotificationSource' });
+  .meta({ id: 'NotificationSource', examples: [{ type: 'booking', id: '7c9e6679-7425-40de-944b-e07fc1f90ae7' }] });
 
 export const Notification = z
   .object({

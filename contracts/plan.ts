@@ -32,7 +32,7 @@ export const AiAnswersUsage = z
     limit: z.number().int().describe('Included in the plan'),
     resetsAt: DateTime.describe('When the count starts again at 0'),
   })
-  .meta({ id: 'AiAnswersUsage' });
+  .meta({ id: 'AiAnswersUsage', examples: [{ month: '2031-05', used: 12, limit: 50, resetsAt: '2031-06-01T00:00:00.000Z' }] });
 
 export const PlanResponse = z
   .object({

@@ -17,6 +17,8 @@ import type { PushDevice, PushService } from './push-service';
 
 /** Devices per user a notification is pushed to (the most recently registered). */
 const MAX_DEVICES = 50;
+/** A notification the consumer reaches later than this (a backlog, a reset group) is no longer worth a push. */
+const MAX_AGE_MS = 86_400_000;
 
 export const notificationPushId = (notificationId: string, deviceId: string) => deterministicUuid('push', notificationId, deviceId);
 
@@ -31,6 +33,7 @@ export function startPushConsumer(app: AppContext, bus: Bus, push: PushService):
     const devices = (await app.readModels.docs(DEVICES))('devices');
     for (const doc of made) {
       const n = doc as unknown as Notification & { userId: string; _pos: number };
+      if (Date.parse(n.createdAt) < Date.now() - MAX_AGE_MS) continue;
       const targets = (await devices.find({ userId: n.userId, deletedAt: null }, { sort: [['_sortKey', -1]], limit: MAX_DEVICES }))
         .filter((d) => d.pushToken && (d._registeredPos as number) < n._pos);
       const message = { title: n.title, body: n.body, data: { notificationId: n.id, kind: n.kind, source: n.source } };
