@@ -7,6 +7,8 @@ import { Uuid } from './common';
 import { Event } from './events';
 import { Profile } from './profile';
 import { Calendar, Space } from './spaces';
+import { DeviceRecord, PushTokenClaim } from './devices';
+import { NotificationRequest } from './notifications';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
 /** The user as events carry it: the same shape as the profile the API answers with. */
@@ -28,6 +30,13 @@ export const domainEvents = {
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),
   'form.submitted': z.object({ userId: Uuid, payload: FormSubmittedPayload }),
+  'notification.requested': NotificationRequest,
+  'notifications.marked_read': z.object({ userId: Uuid }),
+  'device.registered': z.object({ device: DeviceRecord }),
+  'device.updated': z.object({ device: DeviceRecord }),
+  'device.removed': z.object({ device: DeviceRecord }),
+  'push_token.claimed': PushTokenClaim,
+  'push_token.released': PushTokenClaim,
 } as const;
 
 export type DomainEventType = keyof typeof domainEvents;

@@ -10,6 +10,9 @@ export const Username = z
   .max(40)
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes');
 
+/** A module of the apps (`calendar`, `tasks`, `routines`, …): the key of `enabledModules`. */
+const ModuleName = z.string().regex(/^[a-z][a-zA-Z0-9_-]{0,63}$/, 'a module name such as tasks or routines');
+
 export const Profile = z
   .object({
     id: Uuid,
@@ -33,8 +36,12 @@ export const UpdateProfileBody = z
     name: z.string().trim().min(1).max(200),
     timeZone: TimeZone,
     weekStartsOn: z.number().int().min(0).max(6),
-    enabledModules: z.record(z.string().max(64), z.boolean()),
-    preferences: z.record(z.string().max(64), z.unknown()).superRefine(checkWorkingHoursPreference),
+    enabledModules: z.record(ModuleName, z.boolean()).refine((m) => Object.keys(m).length <= 50, 'at most 50 modules'),
+    preferences: z
+      .record(z.string().min(1).max(64), z.unknown())
+      .refine((p) => Object.keys(p).length <= 100, 'at most 100 keys')
+      .refine((p) => JSON.stringify(p).length <= 16_384, 'at most 16 KB of JSON')
+      .superRefine(checkWorkingHoursPreference),
     username: Username,
   })
   .partial()

@@ -8,7 +8,9 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
+import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
+import { notificationsProjection } from '../projections/notifications.projection';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
@@ -25,11 +27,15 @@ import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import type { EventStore } from './eventstore/event-store.port';
 import { createHttpApp } from './http/app';
+import { startPushConsumer } from './push/push-consumer';
+import { PushService } from './push/push-service';
 import type { ReadStore } from './readstore/read-store.port';
 import { Relay } from './relay/relay';
 import { apiOperations, apiRoutes } from './routes';
 
-export const PROJECTIONS: readonly Projection[] = [accountsProjection, scheduleProjection, inboxProjection];
+export const PROJECTIONS: readonly Projection[] = [
+  accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
+];
 
 export interface Ports {
   events: EventStore;
@@ -98,6 +104,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const relay = roles.has('relay') ? new Relay(ports.events, ports.bus, ports.store, config.KAFKA_TOPIC, log) : null;
   await relay?.start();
   const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
+  const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, ports.bus, new PushService(config, ports.store)) : null;
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -135,6 +142,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     async stop() {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       server?.closeAllConnections();
+      await pushConsumer?.stop();
       await dispatcher?.stop();
       await relay?.stop();
       await runner?.stop();

@@ -49,6 +49,18 @@ const Config = z.object({
   OAUTH_JWT_SECRET: z.string().min(32).optional(),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** `record`: pushes are only recorded on the device; `deliver`: web through Web Push, ios/android through the gateway. */
+  PUSH_MODE: z.enum(['record', 'deliver']).default('record'),
+  /** The HTTP gateway that hands ios/android pushes to APNs and FCM (`deliver` mode). */
+  PUSH_GATEWAY_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Sent to the gateway as `Authorization: Bearer …` when set. */
+  PUSH_GATEWAY_TOKEN: z.string().min(1).optional(),
+  /** Web Push (VAPID) keys, base64url; generated once and kept in the read store if unset. */
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url P-256 public key (65 bytes)').optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key (32 bytes)').optional(),
+  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https: URL').default('mailto:push@localhost'),
+  /** Lets Web Push endpoints be plain http or loopback, link-local and private addresses (tests, closed networks). */
+  PUSH_ALLOW_PRIVATE_ENDPOINTS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 
 export type Config = z.infer<typeof Config>;
@@ -57,6 +69,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Config.refine((c) => c.ROLE === 'all' || c.MONGO_URL, {
     path: ['ROLE'],
     message: 'separate roles share their read models through MongoDB: set MONGO_URL (the embedded read store lives in one process)',
+  }).refine((c) => !c.VAPID_PUBLIC_KEY === !c.VAPID_PRIVATE_KEY, {
+    path: ['VAPID_PRIVATE_KEY'],
+    message: 'set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither',
   }).safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');

@@ -2,24 +2,34 @@
 import { apiKeyOperations } from '../contracts/api-keys';
 import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
+import { deviceOperations } from '../contracts/devices';
 import { eventOperations } from '../contracts/events';
 import { integrationOperations } from '../contracts/integrations';
+import { notificationOperations } from '../contracts/notifications';
 import type { Operation } from '../contracts/operation';
+import { organizationOperations } from '../contracts/organizations';
+import { planOperations } from '../contracts/plan';
 import { profileOperations } from '../contracts/profile';
 import { spaceOperations } from '../contracts/spaces';
 import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
 import { webhookOperations } from '../contracts/webhooks';
 import { availabilityRoutes } from '../read-api/availability/availability.routes';
+import { devicesReadRoutes } from '../read-api/devices/devices.routes';
 import { eventsReadRoutes } from '../read-api/events/events.routes';
+import { notificationsReadRoutes } from '../read-api/notifications/notifications.routes';
+import { organizationsReadRoutes } from '../read-api/organizations/organizations.routes';
+import { planReadRoutes } from '../read-api/plan/plan.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
 import { spacesReadRoutes } from '../read-api/spaces/spaces.routes';
 import { syncRoutes } from '../read-api/sync/sync.routes';
 import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
+import { devicesWriteRoutes } from '../write-api/devices/devices.routes';
 import { eventsWriteRoutes } from '../write-api/events/events.routes';
 import { integrationsRoutes } from '../write-api/integrations/integrations.routes';
+import { notificationsWriteRoutes } from '../write-api/notifications/notifications.routes';
 import { applicationsRoutes } from '../write-api/oauth/applications.routes';
 import { authorizeRoutes } from '../write-api/oauth/authorize.routes';
 import { tokenRoutes } from '../write-api/oauth/token.routes';
@@ -28,13 +38,16 @@ import { spacesWriteRoutes } from '../write-api/spaces/spaces.routes';
 import { webhooksWriteRoutes } from '../write-api/webhooks/webhooks.routes';
 import type { AppContext } from './app-context';
 import type { Route } from './http/route';
+import { PushService } from './push/push-service';
 
 export const apiOperations: Operation[] = [
   ...authOperations, ...profileOperations, ...spaceOperations, ...eventOperations, ...syncOperations,
   ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
+  ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
+  const push = new PushService(app.config, app.store);
   return [
     ...accountsRoutes(app),
     ...profileReadRoutes(app),
@@ -52,5 +65,11 @@ export function apiRoutes(app: AppContext): Route[] {
     ...webhooksWriteRoutes(app),
     ...integrationsRoutes(app),
     ...availabilityRoutes(app),
+    ...notificationsReadRoutes(app),
+    ...notificationsWriteRoutes(app),
+    ...devicesReadRoutes(app, push),
+    ...devicesWriteRoutes(app, push),
+    ...planReadRoutes(app),
+    ...organizationsReadRoutes(app),
   ];
 }

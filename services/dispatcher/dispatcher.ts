@@ -10,10 +10,10 @@
 import { PRODUCING_DOMAIN_TYPES, webhooksProducedBy, type Audience } from '../../contracts/webhook-catalogue';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../app-context';
-import type { Bus, BusConsumer } from '../bus/bus.port';
+import type { Bus } from '../bus/bus.port';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import { deterministicUuid } from '../ids';
-import { consumeDomainEvents } from '../relay/event-consumer';
+import { consumeDomainEvents, joinInBackground } from '../relay/event-consumer';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookStore, type DeliveryDoc, type WebhookDoc } from './webhook-store';
 
@@ -72,29 +72,15 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
     if (created > 0) worker.wake();
   };
 
-  // Joined in the background: after a crash, Kafka holds the group until the dead member's session expires (tens
-  // of seconds), and the rest of the service must not wait for that. One group per topic: deployments (and test
-  // services) sharing a Kafka cluster never share a group.
-  let consumer: BusConsumer | null = null;
-  let stopping = false;
-  const joining = (async () => {
-    for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 30_000)) {
-      try {
-        const group = `webhooks.${app.config.KAFKA_TOPIC}`;
-        consumer = await consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, group, fanOut, PRODUCING_DOMAIN_TYPES);
-        return;
-      } catch (err) {
-        log.warn({ err, delay }, 'dispatcher could not join its consumer group; retrying');
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
-  })();
+  // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.
+  const consumer = joinInBackground(
+    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `webhooks.${app.config.KAFKA_TOPIC}`, fanOut, PRODUCING_DOMAIN_TYPES),
+    (err, delay) => log.warn({ err, delay }, 'dispatcher could not join its consumer group; retrying'),
+  );
   return {
     worker,
     async stop() {
-      stopping = true;
-      await joining;
-      await consumer?.stop();
+      await consumer.stop();
       await worker.stop();
     },
   };

@@ -47,7 +47,8 @@ export function sendSigned(d: SignedDelivery, options: SendOptions): Promise<Att
   }, options);
 }
 
-function post(rawUrl: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<AttemptResult> {
+/** One POST of `body` (also web pushes and push-gateway calls); never throws, the failure is in the result. */
+export function post(rawUrl: string, body: string | Buffer, headers: Record<string, string>, options: SendOptions): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const failed = (error: string, status: number | null = null): AttemptResult => ({ ok: false, status, responseTimeMs: elapsed(), error });

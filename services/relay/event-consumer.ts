@@ -32,3 +32,30 @@ export async function consumeDomainEvents(
     { fromBeginning: true },
   );
 }
+
+/**
+ * Joins a consumer group in the background, retrying with backoff: after a crash Kafka holds the group until the
+ * dead member's session expires (tens of seconds), and the rest of the service must not wait for that.
+ */
+export function joinInBackground(join: () => Promise<BusConsumer>, onRetry: (err: unknown, delayMs: number) => void): BusConsumer {
+  let consumer: BusConsumer | null = null;
+  let stopping = false;
+  const joining = (async () => {
+    for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 30_000)) {
+      try {
+        consumer = await join();
+        return;
+      } catch (err) {
+        onRetry(err, delay);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopping = true;
+      await joining;
+      await consumer?.stop();
+    },
+  };
+}

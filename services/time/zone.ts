@@ -29,3 +29,14 @@ export function zonedDateTimeText(epochMs: number, timeZone: string): string {
   const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
   return `${local}${offset}[${timeZone}]`;
 }
+
+let canonicalNames: Map<string, string> | null = null;
+
+/** The IANA spelling of a zone name given in any letter case (`europe/berlin` -> `Europe/Berlin`); else as given. */
+export function canonicalZoneName(timeZone: string): string {
+  canonicalNames ??= new Map(Intl.supportedValuesOf('timeZone').map((z) => [z.toLowerCase(), z]));
+  const known = canonicalNames.get(timeZone.toLowerCase());
+  if (known) return known;
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === timeZone.toLowerCase() ? resolved : timeZone;
+}

@@ -8,6 +8,8 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes (binary bodies such as encrypted Web Push payloads). */
+  raw: Buffer;
   json: any;
   at: number;
 }
@@ -30,7 +32,8 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
       let json: unknown;
       try {
         json = JSON.parse(body);
@@ -38,7 +41,7 @@ export async function startReceiver(): Promise<Receiver> {
         json = undefined;
       }
       const path = (req.url ?? '/').split('?')[0];
-      const r: Received = { path, headers: req.headers, body, json, at: Date.now() };
+      const r: Received = { path, headers: req.headers, body, raw, json, at: Date.now() };
       all.push(r);
       const answer = (responders.get(path) ?? (() => 200))(r, all.filter((x) => x.path === path).length);
       if (typeof answer === 'function') return answer(res);

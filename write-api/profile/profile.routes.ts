@@ -3,6 +3,7 @@ import { findOperation, } from '../../contracts/operation';
 import { profileOperations, type UpdateProfileBody } from '../../contracts/profile';
 import type { AppContext } from '../../services/app-context';
 import { route } from '../../services/http/route';
+import { canonicalZoneName } from '../../services/time/zone';
 import { decided } from '../../services/commands/command-handler';
 import { claimDecider, claimStream } from '../accounts/claim.decider';
 import { claimUsername } from '../accounts/signup';
@@ -16,6 +17,7 @@ export function profileWriteRoutes(app: AppContext) {
       const before = (await app.commands.load(userStream(userId), userDecider)).state.user!;
       const { username, ...rest } = input.body;
       const changes: typeof input.body = { ...rest };
+      if (rest.timeZone) changes.timeZone = canonicalZoneName(rest.timeZone);
       if (username && username !== before.username) {
         changes.username = await claimUsername(app, username, userId, ctx, true);
       }

@@ -1,0 +1,207 @@
+/** Devices that receive push notifications, and the log of what was pushed to them. */
+import { z } from 'zod';
+import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { op } from './operation';
+import { NextPageToken, PageQuery } from './paging';
+
+export const Platform = z.enum(['ios', 'android', 'web']);
+export type Platform = z.infer<typeof Platform>;
+
+const base64urlBytes = (text: string) => (/^[A-Za-z0-9_-]+={0,2}$/.test(text) ? Buffer.from(text, 'base64url').length : -1);
+
+/** A browser's PushSubscription as `JSON.stringify(subscription)` gives it. */
+export const WebPushSubscription = z.object({
+  endpoint: z.url({ protocol: /^https?$/ }).max(2_000),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({
+    p256dh: z.string().refine((k) => base64urlBytes(k) === 65, 'must be the base64url P-256 public key (65 bytes)'),
+    auth: z.string().refine((k) => base64urlBytes(k) === 16, 'must be the base64url auth secret (16 bytes)'),
+  }),
+});
+export type WebPushSubscription = z.infer<typeof WebPushSubscription>;
+
+/** The subscription of a web device's pushToken, or null when the text is not one. */
+export function parseWebPushToken(token: string): WebPushSubscription | null {
+  try {
+    const parsed = WebPushSubscription.safeParse(JSON.parse(token));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const NativeToken = /^[\x21-\x7e]{8,4096}$/;
+
+export const RegisterDeviceBody = z
+  .object({
+    platform: Platform,
+    name: z.string().trim().min(1).max(200).nullable().optional(),
+    pushToken: z
+      .string()
+      .max(8_192)
+      .nullable()
+      .optional()
+      .describe('ios: the APNs device token; android: the FCM registration token; web: `JSON.stringify(pushSubscription)` '
+        + '(endpoint plus keys.p256dh and keys.auth). Registering the same token again updates that device.'),
+  })
+  .superRefine((b, ctx) => {
+    if (b.pushToken == null) return;
+    const ok = b.platform === 'web' ? parseWebPushToken(b.pushToken) !== null : NativeToken.test(b.pushToken);
+    if (!ok) {
+      ctx.addIssue({
+        code: 'custom', path: ['pushToken'],
+        message: b.platform === 'web'
+          ? 'must be the JSON of a PushSubscription: {"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}'
+          : 'must be 8 to 4096 printable characters without spaces',
+      });
+    }
+  })
+  .meta({
+    id: 'RegisterDeviceBody',
+    examples: [{ platform: 'ios', name: 'Ana\'s iPhone', pushToken: '740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad' }],
+  });
+export type RegisterDeviceBody = z.infer<typeof RegisterDeviceBody>;
+
+/** A device as its events carry it. */
+export const DeviceRecord = z.object({
+  id: Uuid,
+  userId: Uuid,
+  platform: Platform,
+  name: z.string().nullable(),
+  pushToken: z.string().nullable(),
+  /** Hash of (user, token identity): names the claim stream that keeps the token on one device. */
+  tokenKey: z.string().nullable(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+export type DeviceRecord = z.infer<typeof DeviceRecord>;
+
+export const PushTokenClaim = z.object({ userId: Uuid, deviceId: Uuid, tokenKey: z.string() });
+
+export const PushRecord = z
+  .object({
+    id: Uuid,
+    kind: z.enum(['test', 'notification']),
+    notificationId: Uuid.nullable(),
+    provider: z.enum(['recording', 'web-push', 'gateway']).describe('`recording`: kept here, nothing left the service'),
+    outcome: z.enum(['pending', 'sent', 'recorded', 'failed']).describe('`pending` while being sent (or when the sender stopped mid-send)'),
+    status: z.number().int().nullable().describe('HTTP status of the push service\'s answer, when one came'),
+    error: z.string().nullable(),
+    at: DateTime,
+  })
+  .meta({
+    id: 'PushRecord',
+    examples: [{
+      id: 'a3c1f1de-7b43-5c55-8d2e-61f0b2a9c4e7', kind: 'notification', notificationId: '0d6f4f0e-5b1c-5e7a-9a43-6f1d2c3b4a51',
+      provider: 'gateway', outcome: 'sent', status: 202, error: null, at: '2031-05-02T09:14:04.002Z',
+    }],
+  });
+export type PushRecord = z.infer<typeof PushRecord>;
+
+export const Device = z
+  .object({
+    id: Uuid,
+    platform: Platform,
+    name: z.string().nullable(),
+    pushToken: z.string().nullable(),
+    lastPush: PushRecord.nullable(),
+    pushes: z.array(PushRecord).describe('The latest pushes to this device (at most 5), newest first'),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .meta({
+    id: 'Device',
+    examples: [{
+      id: '2f1c7a9e-3b5d-4e6f-8a1b-2c3d4e5f6a7b', platform: 'android', name: 'Pixel 8',
+      pushToken: 'dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx', lastPush: null, pushes: [],
+      createdAt: '2031-05-01T08:00:00.000Z', updatedAt: '2031-05-01T08:00:00.000Z',
+    }],
+  });
+export type Device = z.infer<typeof Device>;
+
+export const DeviceResponse = z.object({ device: Device }).meta({
+  id: 'DeviceResponse',
+  examples: [{
+    device: {
+      id: '2f1c7a9e-3b5d-4e6f-8a1b-2c3d4e5f6a7b', platform: 'ios', name: 'Ana\'s iPhone',
+      pushToken: '740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad', lastPush: null, pushes: [],
+      createdAt: '2031-05-01T08:00:00.000Z', updatedAt: '2031-05-01T08:00:00.000Z',
+    },
+  }],
+});
+
+export const DeviceList = z
+  .object({
+    devices: z.array(Device).describe('Oldest first'),
+    nextPageToken: NextPageToken,
+    webPush: z
+      .object({ vapidPublicKey: z.string().describe('The `applicationServerKey` a browser subscribes with') })
+      .describe('What a web app needs to create a PushSubscription for this service'),
+  })
+  .meta({
+    id: 'DeviceList',
+    examples: [{
+      devices: [{
+        id: '2f1c7a9e-3b5d-4e6f-8a1b-2c3d4e5f6a7b', platform: 'ios', name: 'Ana\'s iPhone',
+        pushToken: '740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad',
+        lastPush: {
+          id: 'a3c1f1de-7b43-5c55-8d2e-61f0b2a9c4e7', kind: 'test', notificationId: null, provider: 'recording',
+          outcome: 'recorded', status: null, error: null, at: '2031-05-01T08:01:00.000Z',
+        },
+        pushes: [{
+          id: 'a3c1f1de-7b43-5c55-8d2e-61f0b2a9c4e7', kind: 'test', notificationId: null, provider: 'recording',
+          outcome: 'recorded', status: null, error: null, at: '2031-05-01T08:01:00.000Z',
+        }],
+        createdAt: '2031-05-01T08:00:00.000Z', updatedAt: '2031-05-01T08:00:00.000Z',
+      }],
+      nextPageToken: null,
+      webPush: { vapidPublicKey: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM' },
+    }],
+  });
+
+export const TestPushResult = z
+  .object({
+    sent: z.boolean().describe('The push service accepted it (or the recording provider kept it)'),
+    push: PushRecord,
+  })
+  .meta({
+    id: 'TestPushResult',
+    examples: [{
+      sent: true,
+      push: {
+        id: 'a3c1f1de-7b43-5c55-8d2e-61f0b2a9c4e7', kind: 'test', notificationId: null, provider: 'web-push',
+        outcome: 'sent', status: 201, error: null, at: '2031-05-01T08:01:00.000Z',
+      },
+    }],
+  });
+
+const notFound = { description: 'No such device (also for other people\'s devices)', schema: ErrorEnvelope };
+
+export const deviceOperations = [
+  op({
+    method: 'get', path: '/devices', tag: 'Devices', summary: 'The caller\'s devices, each with its latest pushes',
+    query: PageQuery,
+    responses: { 200: { description: 'One page of devices', schema: DeviceList } },
+  }),
+  op({
+    method: 'post', path: '/devices', tag: 'Devices', summary: 'Register a device for push',
+    description: 'A push token the caller already registered updates that device (200) instead of creating another.',
+    body: RegisterDeviceBody,
+    responses: {
+      201: { description: 'Registered', schema: DeviceResponse },
+      200: { description: 'The device with this push token, updated', schema: DeviceResponse },
+    },
+  }),
+  op({
+    method: 'delete', path: '/devices/{id}', tag: 'Devices', summary: 'Forget a device', params: IdParams,
+    responses: { 204: { description: 'Removed' }, 404: notFound },
+  }),
+  op({
+    method: 'post', path: '/devices/{id}/test', tag: 'Devices', summary: 'Send a test push to a device', params: IdParams,
+    responses: {
+      200: { description: 'Pushed; the outcome is recorded on the device', schema: TestPushResult },
+      404: notFound,
+      409: { description: 'The device has no push token (`no_push_token`)', schema: ErrorEnvelope },
+    },
+  }),
+];

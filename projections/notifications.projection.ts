@@ -1,0 +1,85 @@
+/**
+ * Notifications: domain events turned into one record per user they concern (bookings to the host, task
+ * assignments to the assignee, invitations to each newly invited user, requested ones to their user).
+ *
+ * A notification's id derives from (domain event id, user id), so one domain event makes at most one notification
+ * per user however often it is replayed. Read state is a per-user mark: every notification whose event comes
+ * before the user's last `notifications.marked_read` in the log is read, so marking all read writes one document.
+ */
+import type { DomainEventData } from '../contracts/domain-events';
+import type { Event } from '../contracts/events';
+import type { RecordedEvent } from '../services/eventstore/event-store.port';
+import { deterministicUuid } from '../services/ids';
+import { bookingNotification, invitationContent, taskAssignedNotification, type NotificationContent } from './notification-messages';
+import { projection, type ProjectionDocs } from './projection';
+
+export const NOTIFICATIONS = 'notifications';
+
+export const notificationIdFor = (eventId: string, userId: string) => deterministicUuid('notification', eventId, userId);
+
+/** Newest first is descending order of this key: log position, then id. */
+const sortKey = (position: number, id: string) => `${String(position).padStart(20, '0')}|${id}`;
+
+export const NOTIFYING_TYPES = [
+  'booking.created', 'booking.cancelled', 'booking.rescheduled', 'task.assigned', 'event.created', 'event.updated',
+  'notification.requested',
+] as const;
+
+async function notify(docs: ProjectionDocs, e: RecordedEvent, userId: string, content: NotificationContent): Promise<void> {
+  const id = notificationIdFor(e.id, userId);
+  await docs('notifications').putIfNewer({
+    _id: id, _pos: e.position, _sortKey: sortKey(e.position, id), userId, sourceEventId: e.id,
+    id, ...content, createdAt: e.metadata.occurredAt,
+  });
+}
+
+/** Users invited by this version of the event who were not invited by the one before. */
+async function invite(docs: ProjectionDocs, e: RecordedEvent): Promise<void> {
+  const event = e.data as Event;
+  if (!event || typeof event.id !== 'string' || !Array.isArray(event.attendees)) return;
+  const invitees = docs('invitees');
+  const stored = await invitees.get(event.id);
+  if (stored && stored._pos! >= e.position) return; // replayed: its notifications were written before this mark
+  const before = new Set((stored?.userIds as string[] | undefined) ?? []);
+  const now = event.status === 'confirmed'
+    ? [...new Set(event.attendees.map((a) => a.userId).filter((id): id is string => !!id && id !== event.createdBy))]
+    : [];
+  for (const userId of now) if (!before.has(userId)) await notify(docs, e, userId, invitationContent(event));
+  await invitees.putIfNewer({ _id: event.id, _pos: e.position, userIds: now });
+}
+
+export const notificationsProjection = projection({
+  name: NOTIFICATIONS,
+  version: 1,
+  collections: {
+    notifications: { indexes: [['userId', '_sortKey'], ['userId', '_pos'], ['sourceEventId']] },
+    invitees: { indexes: [] },
+    reads: { indexes: [] },
+  },
+  handles: [...NOTIFYING_TYPES, 'notifications.marked_read'],
+  async apply(e, docs) {
+    switch (e.type) {
+      case 'event.created':
+      case 'event.updated':
+        return invite(docs, e);
+      case 'task.assigned': {
+        const found = taskAssignedNotification(e.data);
+        return found ? notify(docs, e, found.userId, found.content) : undefined;
+      }
+      case 'notification.requested': {
+        const r = e.data as DomainEventData<'notification.requested'> | null;
+        if (typeof r?.userId !== 'string' || typeof r.title !== 'string') return;
+        return notify(docs, e, r.userId, { kind: 'message', title: r.title, body: r.body ?? null, source: r.source ?? { type: 'service', id: null } });
+      }
+      case 'notifications.marked_read': {
+        const userId = (e.data as Partial<DomainEventData<'notifications.marked_read'>> | null)?.userId;
+        if (typeof userId === 'string') await docs('reads').putIfNewer({ _id: userId, _pos: e.position, readThrough: e.position });
+        return;
+      }
+      default: {
+        const found = bookingNotification(e.type, e.data);
+        return found ? notify(docs, e, found.userId, found.content) : undefined;
+      }
+    }
+  },
+});
