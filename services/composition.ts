@@ -8,7 +8,12 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
+import { bugReportsProjection } from '../projections/bug-reports.projection';
+import { eventTypesProjection } from '../projections/event-types.projection';
+import { focusProjection } from '../projections/focus.projection';
+import { goalsProjection } from '../projections/goals.projection';
 import { inboxProjection } from '../projections/inbox.projection';
+import { insightsProjection } from '../projections/insights.projection';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
@@ -29,7 +34,10 @@ import type { ReadStore } from './readstore/read-store.port';
 import { Relay } from './relay/relay';
 import { apiOperations, apiRoutes } from './routes';
 
-export const PROJECTIONS: readonly Projection[] = [accountsProjection, scheduleProjection, inboxProjection];
+export const PROJECTIONS: readonly Projection[] = [
+  accountsProjection, scheduleProjection, inboxProjection,
+  focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
+];
 
 export interface Ports {
   events: EventStore;
