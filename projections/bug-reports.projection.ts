@@ -1,5 +1,6 @@
 /** Bug reports by reporter, newest first (GET /bug-reports). */
 import { BugReport } from '../contracts/bug-reports';
+import { creationOrderKey } from './creation-order';
 import { projection } from './projection';
 
 export const BUG_REPORTS = 'bug-reports';
@@ -13,6 +14,7 @@ export const bugReportsProjection = projection({
     const parsed = BugReport.safeParse(e.data);
     if (!parsed.success) return;
     const report = parsed.data;
-    await docs('reports').putIfNewer({ ...report, _id: report.id, _pos: e.position, _sortKey: `${report.createdAt}|${report.id}` });
+    const reports = docs('reports');
+    await reports.putIfNewer({ ...report, _id: report.id, _pos: e.position, _sortKey: await creationOrderKey(reports, report.id, e.position) });
   },
 });

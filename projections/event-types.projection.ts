@@ -1,5 +1,6 @@
 /** People's own event types (GET /event-types adds the built-in kinds). */
 import { EventType } from '../contracts/event-types';
+import { creationOrderKey } from './creation-order';
 import { projection } from './projection';
 
 export const EVENT_TYPES = 'event-types';
@@ -13,9 +14,10 @@ export const eventTypesProjection = projection({
     const parsed = EventType.safeParse(e.data);
     if (!parsed.success || !e.metadata.userId) return;
     const type = parsed.data;
-    await docs('types').putIfNewer({
+    const types = docs('types');
+    await types.putIfNewer({
       ...type, _id: type.id, _pos: e.position, _changedAt: e.metadata.occurredAt, _userId: e.metadata.userId,
-      _sortKey: `${type.createdAt}|${type.id}`,
+      _sortKey: await creationOrderKey(types, type.id, e.position),
     });
   },
 });

@@ -3,6 +3,7 @@
  * progress of GET /insights read.
  */
 import { Goal } from '../contracts/goals';
+import { creationOrderKey } from './creation-order';
 import { eventTime, timeFields } from './event-time';
 import { projection } from './projection';
 
@@ -21,8 +22,10 @@ export const goalsProjection = projection({
     if (e.type.startsWith('goal.')) {
       const goal = Goal.safeParse(e.data);
       if (!goal.success) return;
-      await docs('goals').putIfNewer({
-        ...goal.data, _id: goal.data.id, _pos: e.position, _changedAt: changedAt, _sortKey: `${goal.data.createdAt}|${goal.data.id}`,
+      const goals = docs('goals');
+      await goals.putIfNewer({
+        ...goal.data, _id: goal.data.id, _pos: e.position, _changedAt: changedAt,
+        _sortKey: await creationOrderKey(goals, goal.data.id, e.position),
       });
       return;
     }
