@@ -7,7 +7,8 @@ import { op } from './operation';
 const Monday = z.iso
   .date()
   .refine((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1, 'must be a Monday')
-  .describe('Monday of the week, YYYY-MM-DD');
+  .describe('Monday of the week, YYYY-MM-DD')
+  .meta({ examples: ['2026-11-23'] });
 
 export const InsightsQuery = z.object({ from: Monday });
 
