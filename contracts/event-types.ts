@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DateTime, ErrorEnvelope, Uuid } from './common';
 import { EVENT_KINDS, EventKind } from './events';
 import { op } from './operation';
+import { notFoundAnswer, staleEtagAnswer } from './responses';
 import { Color } from './spaces';
 
 export const MAX_EVENT_TYPES = 100;
@@ -81,9 +82,7 @@ export const BUILT_IN_EVENT_TYPES: ReadonlyArray<z.infer<typeof BuiltInEventType
   builtIn: true as const,
 }));
 
-const notFound = { description: 'Not found (also for types of other people)', schema: ErrorEnvelope };
 const builtIn = { description: '`event_type_built_in`: built-in kinds cannot be changed or deleted', schema: ErrorEnvelope };
-const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch`)', schema: ErrorEnvelope };
 
 export const eventTypeOperations = [
   op({
@@ -100,11 +99,14 @@ export const eventTypeOperations = [
   op({
     method: 'patch', path: '/event-types/{id}', tag: 'Event types', summary: 'Rename or recolour an event type',
     params: EventTypeIdParams, body: UpdateEventTypeBody,
-    responses: { 200: { description: 'Updated, with an ETag', schema: EventTypeResponse }, 404: notFound, 409: builtIn, 412: stale },
+    responses: {
+      200: { description: 'Updated, with an ETag', schema: EventTypeResponse },
+      404: notFoundAnswer('event types'), 409: builtIn, 412: staleEtagAnswer,
+    },
   }),
   op({
     method: 'delete', path: '/event-types/{id}', tag: 'Event types', summary: 'Delete an event type',
     params: EventTypeIdParams,
-    responses: { 204: { description: 'Deleted' }, 404: notFound, 409: builtIn, 412: stale },
+    responses: { 204: { description: 'Deleted' }, 404: notFoundAnswer('event types'), 409: builtIn, 412: staleEtagAnswer },
   }),
 ];

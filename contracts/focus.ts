@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
 import { op } from './operation';
+import { notFoundAnswer, staleEtagAnswer } from './responses';
 
 export const FOCUS_STATUSES = ['running', 'paused', 'stopped'] as const;
 export const FocusAction = z.enum(['pause', 'resume', 'stop']);
@@ -74,7 +75,6 @@ export const CurrentFocusResponse = z
   .object({ session: FocusSession.nullable().describe('The running or paused session; null when there is none') })
   .meta({ id: 'CurrentFocusResponse', examples: [{ session: example }, { session: null }] });
 
-const notFound = { description: 'No such session of the caller\'s (`not_found`)', schema: ErrorEnvelope };
 
 export const focusOperations = [
   op({
@@ -99,9 +99,9 @@ export const focusOperations = [
     params: IdParams, body: FocusActionBody,
     responses: {
       200: { description: 'The session after the move, with an ETag', schema: FocusSessionResponse },
-      404: notFound,
+      404: notFoundAnswer('sessions'),
       409: { description: '`focus_not_running`, `focus_not_paused` or `focus_already_stopped`', schema: ErrorEnvelope },
-      412: { description: '`If-Match` carried a stale ETag (`version_mismatch`)', schema: ErrorEnvelope },
+      412: staleEtagAnswer,
     },
   }),
 ];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DateTime, ErrorEnvelope, IdParams, IsoDate, Uuid } from './common';
 import { NextPageToken, PageQuery } from './paging';
 import { op } from './operation';
+import { notFoundAnswer, staleEtagAnswer } from './responses';
 import { Color } from './spaces';
 
 export const MAX_GOALS = 100;
@@ -91,8 +92,6 @@ export const GoalListResponse = z
 
 export const ListGoalsQuery = PageQuery;
 
-const notFound = { description: 'Not found (also for goals of other people)', schema: ErrorEnvelope };
-const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch`)', schema: ErrorEnvelope };
 
 export const goalOperations = [
   op({
@@ -110,10 +109,12 @@ export const goalOperations = [
   }),
   op({
     method: 'put', path: '/goals/{id}', tag: 'Goals', summary: 'Update a goal', params: IdParams, body: UpdateGoalBody,
-    responses: { 200: { description: 'Updated, with an ETag', schema: GoalResponse }, 404: notFound, 412: stale },
+    responses: {
+      200: { description: 'Updated, with an ETag', schema: GoalResponse }, 404: notFoundAnswer('goals'), 412: staleEtagAnswer,
+    },
   }),
   op({
     method: 'delete', path: '/goals/{id}', tag: 'Goals', summary: 'Delete a goal', params: IdParams,
-    responses: { 204: { description: 'Deleted' }, 404: notFound, 412: stale },
+    responses: { 204: { description: 'Deleted' }, 404: notFoundAnswer('goals'), 412: staleEtagAnswer },
   }),
 ];

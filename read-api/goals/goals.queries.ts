@@ -28,7 +28,8 @@ export async function goalsPage(models: ReadModels, userId: string, query: PageQ
 }
 
 export async function allGoals(models: ReadModels, userId: string): Promise<Goal[]> {
-  const docs = await (await models.docs(GOALS))('goals').find({ userId, deletedAt: null }, { sort: [['_sortKey', 1]], limit: MAX_GOALS });
+  const goals = (await models.docs(GOALS))('goals');
+  const docs = await goals.find({ userId, deletedAt: null }, { sort: [['_sortKey', 1]], limit: MAX_GOALS });
   return docs.map((d) => publicView<Goal>(d));
 }
 

@@ -67,7 +67,9 @@ function scheduledPeriods(routines: RoutineDoc[], week: Week): number {
   return count;
 }
 
-export async function weeklyInsights(models: ReadModels, userId: string, monday: string, timeZone: string, now: number): Promise<Insights> {
+export async function weeklyInsights(
+  models: ReadModels, userId: string, monday: string, timeZone: string, now: number,
+): Promise<Insights> {
   const current = weekOf(monday, timeZone);
   const previous = weekOf(addDays(monday, -7), timeZone);
   const [thisTotals, previousTotals, routines, goals] = await Promise.all([

@@ -1,16 +1,11 @@
 /** Bug reports over real HTTP: create (message required, bounded diagnostics) and list one's own, paged. */
 import { MAX_DIAGNOSTICS_BYTES } from '../../contracts/bug-reports';
 import { expectInvalid } from '../support/api-expect';
-import { type Client, signUp, useTestService, type TestService } from '../support/service';
+import { type Client, signUp } from '../support/service';
+import { usePlanningService } from '../support/planning';
 
-let svc: TestService;
-let base: string;
-useTestService((started) => {
-  svc = started;
-  base = started.base;
-});
+const api = usePlanningService();
 
-const head = () => svc.service.context.events.headPosition();
 
 async function report(c: Client, body: Record<string, unknown> = {}) {
   const res = await c.call('POST', '/bug-reports', { message: 'The week view jumps back to today', ...body });
@@ -26,7 +21,7 @@ async function list(c: Client, query = '') {
 
 describe('POST /bug-reports', () => {
   it('keeps the message, what was expected, the page and the diagnostics', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const diagnostics = { appVersion: '3.4.1', platform: 'web', recentErrors: [{ code: 'E42', at: '2026-11-23T10:14:00Z' }] };
     const res = await c.call('POST', '/bug-reports', {
       message: 'Saving jumps back to today', expected: 'Stay on the week', pagePath: '/calendar/week/2026-12-07', diagnostics,
@@ -51,17 +46,17 @@ describe('POST /bug-reports', () => {
     [{ message: 'Bad', diagnostics: { blob: 'x'.repeat(MAX_DIAGNOSTICS_BYTES) } }, 'body.diagnostics'],
     [{ message: 'Bad', severity: 'high' }, 'body.severity'],
   ])('400 for %j, and nothing is written', async (body, path) => {
-    const c = await signUp(base);
-    const before = await head();
+    const c = await signUp(api.base);
+    const before = await api.head();
     expectInvalid(await c.call('POST', '/bug-reports', body), path);
-    expect(await head()).toBe(before);
+    expect(await api.head()).toBe(before);
     expect((await list(c)).bugReports).toEqual([]);
   });
 });
 
 describe('GET /bug-reports', () => {
   it('lists the caller\'s own reports, newest first, paged', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const made = [];
     for (const message of ['first', 'second', 'third']) made.push(await report(c, { message }));
     expect((await list(c)).bugReports.map((r) => r.message)).toEqual(['third', 'second', 'first']);
@@ -74,7 +69,7 @@ describe('GET /bug-reports', () => {
   });
 
   it('never shows another person\'s reports', async () => {
-    const [a, b] = await Promise.all([signUp(base), signUp(base)]);
+    const [a, b] = await Promise.all([signUp(api.base), signUp(api.base)]);
     const mine = await report(a, { message: 'A private report' });
     await report(b, { message: 'B report' });
     expect((await list(b)).bugReports.map((r) => r.message)).toEqual(['B report']);

@@ -3,16 +3,11 @@
  * moves), GET /focus with tasks:read, concurrent starts, validation and two-user isolation.
  */
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { type Client, signUp, useTestService, type TestService } from '../support/service';
+import { type Client, signUp } from '../support/service';
+import { usePlanningService } from '../support/planning';
 
-let svc: TestService;
-let base: string;
-useTestService((started) => {
-  svc = started;
-  base = started.base;
-});
+const api = usePlanningService();
 
-const head = () => svc.service.context.events.headPosition();
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function started(c: Client, body?: Record<string, unknown>) {
@@ -32,7 +27,7 @@ async function current(c: Client) {
 
 describe('POST /focus', () => {
   it('starts a running session without a body', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const res = await c.call('POST', '/focus');
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['session']);
@@ -46,7 +41,7 @@ describe('POST /focus', () => {
   });
 
   it('keeps taskId, eventId, minutes and label, and takes the goal of its event', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const goal = (await c.call('POST', '/goals', { name: 'Thesis', weeklyMinutes: 300 })).body.goal;
     const event = (await c.call('POST', '/events', {
       title: 'Thesis block', kind: 'focus', startsAt: '2031-05-05T08:00:00Z', endsAt: '2031-05-05T10:00:00Z', goalId: goal.id,
@@ -57,7 +52,7 @@ describe('POST /focus', () => {
   });
 
   it('an explicit goalId wins over the event\'s goal', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const [g1, g2] = await Promise.all(['One', 'Two'].map(async (name) => (await c.call('POST', '/goals', { name, weeklyMinutes: 60 })).body.goal));
     const event = (await c.call('POST', '/events', {
       title: 'Block', startsAt: '2031-05-06T08:00:00Z', endsAt: '2031-05-06T09:00:00Z', goalId: g1.id,
@@ -66,7 +61,7 @@ describe('POST /focus', () => {
   });
 
   it('409 focus_already_running while one is running, and while one is paused', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     const again = await c.call('POST', '/focus', { label: 'Second' });
     expectError(again, 409, 'focus_already_running');
@@ -77,7 +72,7 @@ describe('POST /focus', () => {
   });
 
   it('starts again once the session stopped', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     expect((await act(c, s.id, 'stop')).status).toBe(200);
     const next = await started(c, { label: 'Next' });
@@ -85,7 +80,7 @@ describe('POST /focus', () => {
   });
 
   it('of 12 concurrent starts exactly one is 201, the others 409 focus_already_running', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => c.call('POST', '/focus', { label: `Try ${i}` })));
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses).toEqual([201, ...Array(11).fill(409)]);
@@ -95,7 +90,7 @@ describe('POST /focus', () => {
   });
 
   it('a retry with the same Idempotency-Key answers the first start again', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const first = await c.call('POST', '/focus', { label: 'Once' }, { 'Idempotency-Key': 'focus-once' });
     const retry = await c.call('POST', '/focus', { label: 'Once' }, { 'Idempotency-Key': 'focus-once' });
     expect(first.status).toBe(201);
@@ -113,17 +108,17 @@ describe('POST /focus', () => {
     [{ label: '   ' }, 'body.label'],
     [{ project: 'Other' }, 'body.project'],
   ])('400 for %j, and nothing is written', async (body, path) => {
-    const c = await signUp(base);
-    const before = await head();
+    const c = await signUp(api.base);
+    const before = await api.head();
     expectInvalid(await c.call('POST', '/focus', body), path);
-    expect(await head()).toBe(before);
+    expect(await api.head()).toBe(before);
     expect(await current(c)).toBeNull();
   });
 });
 
 describe('PATCH /focus/{id}', () => {
   it('pause, resume and stop move the session, each with a new version', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     const paused = await act(c, s.id, 'pause');
     expect(paused.status).toBe(200);
@@ -139,7 +134,7 @@ describe('PATCH /focus/{id}', () => {
   });
 
   it('stops a paused session', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     await act(c, s.id, 'pause');
     const stopped = await act(c, s.id, 'stop');
@@ -148,7 +143,7 @@ describe('PATCH /focus/{id}', () => {
   });
 
   it('refuses moves the state does not allow, each with its own 409 code', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     expectError(await act(c, s.id, 'resume'), 409, 'focus_not_paused');
     await act(c, s.id, 'pause');
@@ -158,7 +153,7 @@ describe('PATCH /focus/{id}', () => {
   });
 
   it('paused time does not count: a paused session stands still, and the pause is added to pausedSeconds', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     const paused = (await act(c, s.id, 'pause')).body.session;
     await pause(1100);
@@ -172,7 +167,7 @@ describe('PATCH /focus/{id}', () => {
   });
 
   it('honours If-Match: a stale ETag is 412 and changes nothing', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     expectError(await act(c, s.id, 'pause', { 'If-Match': '"v7"' }), 412, 'version_mismatch');
     expect((await current(c))!.status).toBe('running');
@@ -180,21 +175,21 @@ describe('PATCH /focus/{id}', () => {
   });
 
   it('404 for an unknown id; 400 for a bad action or id, writing nothing', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     expectNotFound(await act(c, '00000000-0000-4000-8000-000000000099', 'pause'));
-    const before = await head();
+    const before = await api.head();
     expectInvalid(await act(c, s.id, 'finish'), 'body.action');
     expectInvalid(await c.call('PATCH', `/focus/${s.id}`, {}), 'body.action');
     expectInvalid(await act(c, 'not-a-uuid', 'stop'), 'path.id');
-    expect(await head()).toBe(before);
+    expect(await api.head()).toBe(before);
     expect((await current(c))!.status).toBe('running');
   });
 });
 
 describe('GET /focus', () => {
   it('is {session: null} when nothing runs, then the running or paused session', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     expect(await current(c)).toBeNull();
     const s = await started(c, { label: 'Now' });
     expect(await current(c)).toMatchObject({ id: s.id, status: 'running', label: 'Now' });
@@ -205,10 +200,10 @@ describe('GET /focus', () => {
   });
 
   it('answers an API key with tasks:read', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const s = await started(c);
     const key = (await c.call('POST', '/api-keys', { name: 'Focus widget', scopes: ['tasks:read'] })).body.key as string;
-    const res = await fetch(`${base}/focus`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${api.base}/focus`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).session.id).toBe(s.id);
   });
@@ -220,7 +215,7 @@ describe('two people', () => {
   let session: Record<string, any>;
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([signUp(base), signUp(base)]);
+    [a, b] = await Promise.all([signUp(api.base), signUp(api.base)]);
     session = await started(a, { label: 'A private' });
   });
 
@@ -237,13 +232,13 @@ describe('two people', () => {
   });
 
   it('B cannot link A\'s event or goal (404), and nothing is written', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const goal = (await a.call('POST', '/goals', { name: 'A goal', weeklyMinutes: 60 })).body.goal;
     const event = (await a.call('POST', '/events', { title: 'A event', startsAt: '2031-06-01T08:00:00Z', endsAt: '2031-06-01T09:00:00Z' })).body.event;
-    const before = await head();
+    const before = await api.head();
     expectNotFound(await c.call('POST', '/focus', { eventId: event.id }));
     expectNotFound(await c.call('POST', '/focus', { goalId: goal.id }));
-    expect(await head()).toBe(before);
+    expect(await api.head()).toBe(before);
     expect(await current(c)).toBeNull();
   });
 });

@@ -3,17 +3,11 @@
  * sync and bootstrap, events linked to goals, and two-user isolation.
  */
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { appendDomainEvent, midWeekZone } from '../support/planning';
-import { type Client, signUp, useTestService, type TestService } from '../support/service';
+import { appendDomainEvent, midWeekZone, usePlanningService } from '../support/planning';
+import { type Client, signUp } from '../support/service';
 
-let svc: TestService;
-let base: string;
-useTestService((started) => {
-  svc = started;
-  base = started.base;
-});
+const api = usePlanningService();
 
-const head = () => svc.service.context.events.headPosition();
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -39,7 +33,7 @@ async function block(c: Client, goalId: string | null, start: number, minutes: n
 
 describe('POST /goals', () => {
   it('creates a goal with every field, and defaults the optional ones to null', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const res = await c.call('POST', '/goals', {
       name: 'Learn Spanish', weeklyMinutes: 180, preferredPeriod: 'morning', minBlockMinutes: 30, maxBlockMinutes: 90,
       deadline: '2027-06-30', color: '#22aa66',
@@ -71,15 +65,15 @@ describe('POST /goals', () => {
     [{ name: 'Deadline', weeklyMinutes: 60, deadline: 'next year' }, 'body.deadline'],
     [{ name: 'Extra', weeklyMinutes: 60, owner: 'me' }, 'body.owner'],
   ])('400 for %j, and nothing is written', async (body, path) => {
-    const c = await signUp(base);
-    const before = await head();
+    const c = await signUp(api.base);
+    const before = await api.head();
     expectInvalid(await c.call('POST', '/goals', body), path);
-    expect(await head()).toBe(before);
+    expect(await api.head()).toBe(before);
     expect((await listGoals(c)).goals).toEqual([]);
   });
 
   it('keeps at most 100 goals per person (409 goal_limit_reached)', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     for (let i = 0; i < 100; i += 10) {
       const answers = await Promise.all(Array.from({ length: 10 }, (_, j) => c.call('POST', '/goals', { name: `G${i + j}`, weeklyMinutes: 30 })));
       expect(answers.map((r) => r.status)).toEqual(Array(10).fill(201));
@@ -93,7 +87,7 @@ describe('POST /goals', () => {
 
 describe('GET /goals', () => {
   it('lists the caller\'s goals oldest first, paged, with the Monday of this week', async () => {
-    const c = await signUp(base, { timeZone: 'Asia/Tokyo' });
+    const c = await signUp(api.base, { timeZone: 'Asia/Tokyo' });
     const made = [];
     for (const name of ['A', 'B', 'C']) made.push(await createGoal(c, { name }));
     const all = await listGoals(c);
@@ -114,7 +108,7 @@ describe('GET /goals', () => {
 
   it('counts this week\'s blocks as planned, and past blocks and stopped focus sessions as done', async () => {
     const now = Date.now();
-    const c = await signUp(base, { timeZone: midWeekZone(now) });
+    const c = await signUp(api.base, { timeZone: midWeekZone(now) });
     const goal = await createGoal(c);
     const other = await createGoal(c, { name: 'Other' });
     await block(c, goal.id, now - 3 * HOUR, 45); // past: planned and done
@@ -129,7 +123,7 @@ describe('GET /goals', () => {
 
     // A session of 50 minutes with 10 paused, for the goal (appended as the focus slice records a stopped session).
     const startedAt = now - 2 * HOUR;
-    const position = await appendDomainEvent(svc, 'focus.stopped', {
+    const position = await appendDomainEvent(api.svc, 'focus.stopped', {
       id: '0b7f4c1e-5a8d-4e2b-9c61-2f3a4b5c6d7e', userId: c.userId, taskId: null, eventId: null, goalId: goal.id, label: null,
       plannedMinutes: null, status: 'stopped', startedAt: iso(startedAt), pausedAt: null, stoppedAt: iso(startedAt + 60 * 60_000),
       pausedSeconds: 600, updatedAt: iso(startedAt + 60 * 60_000), version: 3,
@@ -144,11 +138,11 @@ describe('GET /goals', () => {
 
   it('a block worked through in a focus session counts the session, not the block', async () => {
     const now = Date.now();
-    const c = await signUp(base, { timeZone: midWeekZone(now) });
+    const c = await signUp(api.base, { timeZone: midWeekZone(now) });
     const goal = await createGoal(c);
     const worked = await block(c, goal.id, now - 3 * HOUR, 60);
     const startedAt = now - 3 * HOUR + 5 * 60_000;
-    const position = await appendDomainEvent(svc, 'focus.stopped', {
+    const position = await appendDomainEvent(api.svc, 'focus.stopped', {
       id: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', userId: c.userId, taskId: null, eventId: worked.id, goalId: goal.id, label: null,
       plannedMinutes: 60, status: 'stopped', startedAt: iso(startedAt), pausedAt: null, stoppedAt: iso(startedAt + 40 * 60_000),
       pausedSeconds: 0, updatedAt: iso(startedAt + 40 * 60_000), version: 2,
@@ -158,7 +152,7 @@ describe('GET /goals', () => {
   });
 
   it('a real focus session for a goal is linked to it', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const goal = await createGoal(c);
     const session = (await c.call('POST', '/focus', { goalId: goal.id })).body.session;
     expect(session.goalId).toBe(goal.id);
@@ -170,7 +164,7 @@ describe('GET /goals', () => {
 
 describe('PUT /goals/{id}', () => {
   it('changes name and weeklyMinutes, keeps optional fields left out, clears those sent as null', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const goal = await createGoal(c, { color: '#112233', preferredPeriod: 'evening', minBlockMinutes: 30 });
     const res = await c.call('PUT', `/goals/${goal.id}`, { name: 'Spanish B1', weeklyMinutes: 240, preferredPeriod: null });
     expect(res.status).toBe(200);
@@ -182,19 +176,19 @@ describe('PUT /goals/{id}', () => {
   });
 
   it('400 without name or weeklyMinutes, or when the blocks end up out of order; nothing is written', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const goal = await createGoal(c, { minBlockMinutes: 30 });
-    const before = await head();
+    const before = await api.head();
     expectInvalid(await c.call('PUT', `/goals/${goal.id}`, { name: 'Only a name' }), 'body.weeklyMinutes');
     expectInvalid(await c.call('PUT', `/goals/${goal.id}`, { weeklyMinutes: 10 }), 'body.name');
     expectInvalid(await c.call('PUT', `/goals/${goal.id}`, { name: 'X', weeklyMinutes: 10, maxBlockMinutes: 20 }), 'body.maxBlockMinutes');
     expectInvalid(await c.call('PUT', '/goals/not-a-uuid', { name: 'X', weeklyMinutes: 10 }), 'path.id');
-    expect(await head()).toBe(before);
+    expect(await api.head()).toBe(before);
     expect((await listGoals(c)).goals[0]).toMatchObject({ name: 'Learn Spanish', version: 1 });
   });
 
   it('honours If-Match (412 on a stale ETag) and is 404 for an unknown goal', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const goal = await createGoal(c);
     expectError(await c.call('PUT', `/goals/${goal.id}`, { name: 'X', weeklyMinutes: 10 }, { 'If-Match': '"v3"' }), 412, 'version_mismatch');
     expect((await c.call('PUT', `/goals/${goal.id}`, { name: 'X', weeklyMinutes: 10 }, { 'If-Match': '"v1"' })).status).toBe(200);
@@ -204,7 +198,7 @@ describe('PUT /goals/{id}', () => {
 
 describe('DELETE /goals/{id}', () => {
   it('204, then gone from the list; a second delete and a PUT are 404', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const goal = await createGoal(c);
     expectError(await c.call('DELETE', `/goals/${goal.id}`, undefined, { 'If-Match': '"v9"' }), 412, 'version_mismatch');
     const res = await c.call('DELETE', `/goals/${goal.id}`);
@@ -217,7 +211,7 @@ describe('DELETE /goals/{id}', () => {
 
 describe('sync and bootstrap', () => {
   it('bootstrap lists current goals; sync brings changes and deletions as rows with deletedAt', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const kept = await createGoal(c, { name: 'Kept' });
     const boot = (await c.call('GET', '/me/bootstrap')).body;
     expect(boot.goals.map((g: { id: string }) => g.id)).toEqual([kept.id]);
@@ -235,7 +229,7 @@ describe('sync and bootstrap', () => {
 
 describe('events linked to tasks and goals', () => {
   it('an event carries taskId and goalId, null by default; PATCH sets and clears them', async () => {
-    const c = await signUp(base);
+    const c = await signUp(api.base);
     const goal = await createGoal(c);
     const plain = await block(c, null, Date.UTC(2031, 6, 1, 8), 30, { goalId: undefined });
     expect(plain).toMatchObject({ taskId: null, goalId: null });
@@ -250,26 +244,26 @@ describe('events linked to tasks and goals', () => {
   });
 
   it('400 for malformed ids; 404 for a goal that is not the caller\'s or is deleted; nothing is written', async () => {
-    const [a, b] = await Promise.all([signUp(base), signUp(base)]);
+    const [a, b] = await Promise.all([signUp(api.base), signUp(api.base)]);
     const theirs = await createGoal(b);
     const gone = await createGoal(a);
     await a.call('DELETE', `/goals/${gone.id}`);
     const event = await block(a, null, Date.UTC(2031, 6, 3, 8), 30);
-    const before = await head();
+    const before = await api.head();
     const body = { title: 'Linked', startsAt: '2031-07-04T08:00:00Z', endsAt: '2031-07-04T09:00:00Z' };
     expectInvalid(await a.call('POST', '/events', { ...body, goalId: 'goal-1' }), 'body.goalId');
     expectInvalid(await a.call('POST', '/events', { ...body, taskId: 7 }), 'body.taskId');
     expectNotFound(await a.call('POST', '/events', { ...body, goalId: theirs.id }));
     expectNotFound(await a.call('POST', '/events', { ...body, goalId: gone.id }));
     expectNotFound(await a.call('PATCH', `/events/${event.id}`, { goalId: theirs.id }));
-    expect(await head()).toBe(before);
+    expect(await api.head()).toBe(before);
     expect((await a.call('GET', `/events/${event.id}`)).body.event.goalId).toBeNull();
   });
 });
 
 describe('two people', () => {
   it('B neither sees nor changes A\'s goals (404), and A\'s goal stays as it was', async () => {
-    const [a, b] = await Promise.all([signUp(base), signUp(base)]);
+    const [a, b] = await Promise.all([signUp(api.base), signUp(api.base)]);
     const goal = await createGoal(a, { name: 'A private goal' });
     await createGoal(b, { name: 'B goal' });
     expect((await listGoals(b)).goals.map((g) => g.name)).toEqual(['B goal']);

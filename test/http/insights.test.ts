@@ -7,15 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_KINDS } from '../../contracts/events';
 import { expectInvalid } from '../support/api-expect';
-import { appendDomainEvent, midWeekZone } from '../support/planning';
-import { type Client, signUp, useTestService, type TestService } from '../support/service';
+import { appendDomainEvent, midWeekZone, usePlanningService } from '../support/planning';
+import { type Client, signUp } from '../support/service';
 
-let svc: TestService;
-let base: string;
-useTestService((started) => {
-  svc = started;
-  base = started.base;
-});
+const api = usePlanningService();
 
 const WEEK = '2025-03-03';
 const PREVIOUS = '2025-02-24';
@@ -61,7 +56,7 @@ describe('GET /insights', () => {
   let goalId: string;
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([signUp(base, { timeZone: 'Europe/Berlin' }), signUp(base, { timeZone: 'Europe/Berlin' })]);
+    [a, b] = await Promise.all([signUp(api.base, { timeZone: 'Europe/Berlin' }), signUp(api.base, { timeZone: 'Europe/Berlin' })]);
     // Europe/Berlin is UTC+1 in these weeks.
     await event(a, { kind: 'meeting', startsAt: '2025-03-04T09:00:00Z', endsAt: '2025-03-04T10:00:00Z' });
     await event(a, { kind: 'focus', startsAt: '2025-03-05T13:00:00Z', endsAt: '2025-03-05T14:30:00Z' });
@@ -86,17 +81,17 @@ describe('GET /insights', () => {
     // B's calendar: never in A's figures.
     await event(b, { kind: 'meeting', startsAt: '2025-03-04T09:00:00Z', endsAt: '2025-03-04T12:00:00Z' });
 
-    await appendDomainEvent(svc, 'focus.stopped', stoppedSession(a.userId, '2025-03-04T08:00:00.000Z', 60, 600, goalId), a.userId);
-    await appendDomainEvent(svc, 'focus.stopped', stoppedSession(a.userId, '2025-02-26T10:00:00.000Z', 30, 0), a.userId);
+    await appendDomainEvent(api.svc, 'focus.stopped', stoppedSession(a.userId, '2025-03-04T08:00:00.000Z', 60, 600, goalId), a.userId);
+    await appendDomainEvent(api.svc, 'focus.stopped', stoppedSession(a.userId, '2025-02-26T10:00:00.000Z', 30, 0), a.userId);
     // Sunday 23:30 in Berlin: still this week there.
-    await appendDomainEvent(svc, 'focus.stopped', stoppedSession(a.userId, '2025-03-09T22:30:00.000Z', 20, 0), a.userId);
-    await appendDomainEvent(svc, 'focus.stopped', stoppedSession(b.userId, '2025-03-04T08:00:00.000Z', 90, 0), b.userId);
+    await appendDomainEvent(api.svc, 'focus.stopped', stoppedSession(a.userId, '2025-03-09T22:30:00.000Z', 20, 0), a.userId);
+    await appendDomainEvent(api.svc, 'focus.stopped', stoppedSession(b.userId, '2025-03-04T08:00:00.000Z', 90, 0), b.userId);
 
     const r = routine(a.userId);
-    await appendDomainEvent(svc, 'routine.created', r, a.userId);
+    await appendDomainEvent(api.svc, 'routine.created', r, a.userId);
     const [stretch, journal] = r.periods;
     const mark = (type: string, period: typeof stretch, date: string) =>
-      appendDomainEvent(svc, `routine.period.${type}`, { period, date, routine: r }, a.userId);
+      appendDomainEvent(api.svc, `routine.period.${type}`, { period, date, routine: r }, a.userId);
     await mark('completed', stretch, '2025-03-03');
     await mark('completed', stretch, '2025-03-03'); // marked twice: one period on one day
     await mark('completed', stretch, '2025-03-04');
@@ -106,8 +101,8 @@ describe('GET /insights', () => {
     await mark('skipped', journal, '2025-03-04');
     await mark('completed', stretch, '2025-02-24');
     // Data the projection cannot use is ignored, and what follows still counts.
-    await appendDomainEvent(svc, 'routine.period.completed', { period: 'garbage' }, a.userId);
-    await appendDomainEvent(svc, 'focus.stopped', { nothing: true }, a.userId);
+    await appendDomainEvent(api.svc, 'routine.period.completed', { period: 'garbage' }, a.userId);
+    await appendDomainEvent(api.svc, 'focus.stopped', { nothing: true }, a.userId);
     const last = await mark('completed', stretch, '2025-03-06');
 
     body = await insights(a, WEEK, last);
@@ -184,7 +179,7 @@ describe('GET /insights', () => {
 
 describe('GET /insights this week', () => {
   it('counts a focus session just stopped', async () => {
-    const c = await signUp(base, { timeZone: midWeekZone() });
+    const c = await signUp(api.base, { timeZone: midWeekZone() });
     const session = (await c.call('POST', '/focus', {})).body.session;
     expect((await c.call('PATCH', `/focus/${session.id}`, { action: 'stop' })).status).toBe(200);
     const monday = (await c.call('GET', '/goals')).body.weekStart as string;

@@ -2,7 +2,17 @@
 import { randomUUID } from 'node:crypto';
 import { SCHEMA_VERSION } from '../../contracts/domain-events';
 import { wallClock } from '../../services/time/zone';
-import type { TestService } from './service';
+import { useTestService, type TestService } from './service';
+
+/** Starts the service for a file's tests; `head()` is the log's head, to show that a refused request wrote nothing. */
+export function usePlanningService() {
+  const api = { svc: undefined as unknown as TestService, base: '', head: (): Promise<number> => api.svc.service.context.events.headPosition() };
+  useTestService((started) => {
+    api.svc = started;
+    api.base = started.base;
+  });
+  return api;
+}
 
 /**
  * Appends one domain event to the log as another slice (or an earlier moment) would have, and returns its position:

@@ -6,7 +6,8 @@ import * as focus from '../../contracts/focus';
 import * as goals from '../../contracts/goals';
 import * as insights from '../../contracts/insights';
 
-const named = Object.entries({ ...focus, ...goals, ...eventTypes, ...insights, ...bugReports }).filter(
+const exported: Record<string, unknown> = { ...focus, ...goals, ...eventTypes, ...insights, ...bugReports };
+const named = Object.entries(exported).filter(
   (entry): entry is [string, z.ZodType] => typeof (entry[1] as z.ZodType)?.meta === 'function' && !!(entry[1] as z.ZodType).meta()?.id,
 );
 

@@ -5,26 +5,20 @@ import { ownGoal } from '../../read-api/goals/goals.queries';
 import type { AppContext } from '../../services/app-context';
 import { decided } from '../../services/commands/command-handler';
 import { notFound } from '../../services/errors';
-import { etagOf, expectedVersions } from '../../services/http/etag';
-import { route, type Input } from '../../services/http/route';
+import { route } from '../../services/http/route';
 import { deterministicUuid } from '../../services/ids';
 import { lookupCaughtUp } from '../schedule/locate';
-import { focusDecider, focusStream, type FocusCommand } from './focus.decider';
+import { ifMatch, ownStream, withEtag } from '../shared/own-stream';
+import { focusDecider, focusStream } from './focus.decider';
 
 type IdParams = { id: string };
 
 const moves = { pause: 'PauseFocus', resume: 'ResumeFocus', stop: 'StopFocus' } as const;
 
 export function focusWriteRoutes(app: AppContext) {
-  const run = (input: Input<unknown, unknown, unknown>, command: FocusCommand) => {
-    const userId = input.principal!.userId;
-    return app.commands.handle(focusStream(userId), focusDecider, command, {
-      userId, commandId: input.commandId, correlationId: input.requestId,
-    });
-  };
-  const answer = (status: number, session: FocusSessionRecord, position: number | null) => ({
-    status, body: { session: focusView(session, Date.now()) }, headers: { ETag: etagOf(session.version) }, position,
-  });
+  const run = ownStream(app, focusDecider, focusStream);
+  const answer = (status: number, session: FocusSessionRecord, position: number | null) =>
+    withEtag(status, 'session', focusView(session, Date.now()), position);
   const goalOf = async (userId: string, goalId: string) => lookupCaughtUp(app, () => ownGoal(app.readModels, userId, goalId));
 
   /** The goal the session counts for: the one named, else its event's when that goal is the caller's. */
@@ -52,7 +46,7 @@ export function focusWriteRoutes(app: AppContext) {
     route<FocusActionBody, unknown, IdParams>(findOperation(focusOperations, 'patch', '/focus/{id}'), async (input) => {
       const result = await run(input, {
         type: moves[input.body.action], sessionId: input.params.id,
-        expectedVersions: expectedVersions(input.header('If-Match')), now: new Date().toISOString(),
+        expectedVersions: ifMatch(input), now: new Date().toISOString(),
       });
       return answer(200, result.events[0].data, result.position);
     }),
