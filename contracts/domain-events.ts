@@ -3,8 +3,12 @@
  * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
  */
 import { z } from 'zod';
+import { BugReport } from './bug-reports';
 import { Uuid } from './common';
+import { EventType } from './event-types';
 import { Event } from './events';
+import { FocusSessionRecord } from './focus';
+import { Goal } from './goals';
 import { Profile } from './profile';
 import { Calendar, Space } from './spaces';
 import { DeviceRecord, PushTokenClaim } from './devices';
@@ -26,6 +30,17 @@ export const domainEvents = {
   'event.created': Event,
   'event.updated': Event,
   'event.cancelled': Event,
+  'focus.started': FocusSessionRecord,
+  'focus.paused': FocusSessionRecord,
+  'focus.resumed': FocusSessionRecord,
+  'focus.stopped': FocusSessionRecord,
+  'goal.created': Goal,
+  'goal.updated': Goal,
+  'goal.deleted': Goal,
+  'event_type.created': EventType,
+  'event_type.updated': EventType,
+  'event_type.deleted': EventType,
+  'bug_report.submitted': BugReport,
   // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),

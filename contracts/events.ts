@@ -43,6 +43,8 @@ export const Event = z
     allDay: z.boolean(),
     busy: z.boolean(),
     recurrenceRule: z.string().nullable(),
+    taskId: Uuid.nullable().describe('The task this time is for (planner blocks)'),
+    goalId: Uuid.nullable().describe('The goal this time counts for (planner blocks): one of the creator\'s goals'),
     resources: z.array(z.string()),
     attendees: z.array(Attendee),
     allowOverlap: z.boolean(),
@@ -55,6 +57,9 @@ export const Event = z
   })
   .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).' });
 export type Event = z.infer<typeof Event>;
+
+/** Events recorded before `taskId` and `goalId` existed read as unlinked. */
+export const upcastEvent = (event: Event): Event => ({ ...event, taskId: event.taskId ?? null, goalId: event.goalId ?? null });
 
 export const EventOccurrence = Event.extend({
   seriesId: Uuid.nullable().describe('The series id for an occurrence of a recurring event, else null'),
@@ -75,6 +80,8 @@ export const CreateEventBody = z
     location: Text(1_000).nullable().optional(),
     meetingUrl: z.url().max(2_000).nullable().optional(),
     recurrenceRule: RecurrenceRule.nullable().optional(),
+    taskId: Uuid.nullable().optional(),
+    goalId: Uuid.nullable().optional().describe('One of the caller\'s goals (404 otherwise)'),
     resources: z.array(Resource).max(50).optional(),
     attendees: z.array(AttendeeInput).max(200).optional(),
     allowOverlap: z.boolean().optional(),
@@ -97,6 +104,8 @@ export const UpdateEventBody = z
     location: Text(1_000).nullable(),
     meetingUrl: z.url().max(2_000).nullable(),
     recurrenceRule: RecurrenceRule.nullable(),
+    taskId: Uuid.nullable(),
+    goalId: Uuid.nullable().describe('One of the caller\'s goals (404 otherwise)'),
     resources: z.array(Resource).max(50),
     attendees: z.array(AttendeeInput).max(200),
     allowOverlap: z.boolean(),

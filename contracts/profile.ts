@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkWorkingHoursPreference } from './availability';
 import { DateTime, TimeZone, Uuid } from './common';
+import { Goal } from './goals';
 import { op } from './operation';
 import { Calendar, Space } from './spaces';
 
@@ -54,6 +55,7 @@ export const Bootstrap = z
     user: Profile,
     spaces: z.array(Space),
     calendars: z.array(Calendar),
+    goals: z.array(Goal).describe('The caller\'s current goals'),
     cursor: z.string().describe('A sync cursor: pass it to GET /sync?since= to get what changes from now on'),
     serverTime: DateTime,
   })

@@ -11,6 +11,11 @@ import { accountsProjection } from '../projections/accounts.projection';
 import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
 import { notificationsProjection } from '../projections/notifications.projection';
+import { bugReportsProjection } from '../projections/bug-reports.projection';
+import { eventTypesProjection } from '../projections/event-types.projection';
+import { focusProjection } from '../projections/focus.projection';
+import { goalsProjection } from '../projections/goals.projection';
+import { insightsProjection } from '../projections/insights.projection';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
@@ -35,6 +40,7 @@ import { apiOperations, apiRoutes } from './routes';
 
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
+  focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
 ];
 
 export interface Ports {

@@ -3,7 +3,12 @@ import { apiKeyOperations } from '../contracts/api-keys';
 import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
 import { deviceOperations } from '../contracts/devices';
+import { bugReportOperations } from '../contracts/bug-reports';
+import { eventTypeOperations } from '../contracts/event-types';
 import { eventOperations } from '../contracts/events';
+import { focusOperations } from '../contracts/focus';
+import { goalOperations } from '../contracts/goals';
+import { insightOperations } from '../contracts/insights';
 import { integrationOperations } from '../contracts/integrations';
 import { notificationOperations } from '../contracts/notifications';
 import type { Operation } from '../contracts/operation';
@@ -20,6 +25,11 @@ import { eventsReadRoutes } from '../read-api/events/events.routes';
 import { notificationsReadRoutes } from '../read-api/notifications/notifications.routes';
 import { organizationsReadRoutes } from '../read-api/organizations/organizations.routes';
 import { planReadRoutes } from '../read-api/plan/plan.routes';
+import { bugReportsReadRoutes } from '../read-api/bug-reports/bug-reports.routes';
+import { eventTypesReadRoutes } from '../read-api/event-types/event-types.routes';
+import { focusReadRoutes } from '../read-api/focus/focus.routes';
+import { goalsReadRoutes } from '../read-api/goals/goals.routes';
+import { insightsRoutes } from '../read-api/insights/insights.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
 import { spacesReadRoutes } from '../read-api/spaces/spaces.routes';
 import { syncRoutes } from '../read-api/sync/sync.routes';
@@ -27,7 +37,11 @@ import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
 import { devicesWriteRoutes } from '../write-api/devices/devices.routes';
+import { bugReportsWriteRoutes } from '../write-api/bug-reports/bug-reports.routes';
+import { eventTypesWriteRoutes } from '../write-api/event-types/event-types.routes';
 import { eventsWriteRoutes } from '../write-api/events/events.routes';
+import { focusWriteRoutes } from '../write-api/focus/focus.routes';
+import { goalsWriteRoutes } from '../write-api/goals/goals.routes';
 import { integrationsRoutes } from '../write-api/integrations/integrations.routes';
 import { notificationsWriteRoutes } from '../write-api/notifications/notifications.routes';
 import { applicationsRoutes } from '../write-api/oauth/applications.routes';
@@ -44,6 +58,7 @@ export const apiOperations: Operation[] = [
   ...authOperations, ...profileOperations, ...spaceOperations, ...eventOperations, ...syncOperations,
   ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
+  ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -71,5 +86,10 @@ export function apiRoutes(app: AppContext): Route[] {
     ...devicesWriteRoutes(app, push),
     ...planReadRoutes(app),
     ...organizationsReadRoutes(app),
+    ...focusReadRoutes(app), ...focusWriteRoutes(app),
+    ...goalsReadRoutes(app), ...goalsWriteRoutes(app),
+    ...eventTypesReadRoutes(app), ...eventTypesWriteRoutes(app),
+    ...insightsRoutes(app),
+    ...bugReportsReadRoutes(app), ...bugReportsWriteRoutes(app),
   ];
 }

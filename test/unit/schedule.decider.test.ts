@@ -22,7 +22,8 @@ function fields(overrides: Partial<EventFields> = {}): EventFields {
   return {
     calendarId: CAL, title: 'Meeting', description: null, location: null, meetingUrl: null, kind: 'meeting',
     startsAt: '2026-12-01T09:00:00.000Z', endsAt: '2026-12-01T10:00:00.000Z', timeZone: 'Europe/Berlin',
-    allDay: false, busy: true, recurrenceRule: null, resources: [], attendees: [], allowOverlap: false, ...overrides,
+    allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [], allowOverlap: false,
+    ...overrides,
   };
 }
 

@@ -5,6 +5,7 @@ import { findOperation } from '../../contracts/operation';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import { etagOf, expectedVersions } from '../../services/http/etag';
 import { locateEvent } from '../../read-api/events/events.queries';
+import { ownGoal } from '../../read-api/goals/goals.queries';
 import { userIdsByEmail } from '../../read-api/profile/users.queries';
 import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
@@ -41,6 +42,11 @@ export function eventsWriteRoutes(app: AppContext) {
     return event;
   };
 
+  /** A block may count for one of the caller's goals only. */
+  const checkGoal = async (userId: string, goalId: string | null | undefined) => {
+    if (goalId && !(await lookupCaughtUp(app, () => ownGoal(app.readModels, userId, goalId)))) throw notFound('Goal');
+  };
+
   const run = async (input: Input<unknown, unknown, unknown>, spaceId: string, command: ScheduleCommand) =>
     app.commands.handle(scheduleStream(spaceId), scheduleDecider, command, {
       userId: input.principal!.userId, commandId: input.commandId, correlationId: input.requestId, spaceId,
@@ -59,6 +65,7 @@ export function eventsWriteRoutes(app: AppContext) {
       const calendarId = b.calendarId ?? me.defaultCalendarId;
       const spaceId = await spaceOfCalendar(calendarId);
       if (!spaceId) throw notFound('Calendar');
+      await checkGoal(me.id, b.goalId);
       const eventId = deterministicUuid(input.commandId, 'event');
       const result = await run(input, spaceId, {
         type: 'CreateEvent',
@@ -78,6 +85,8 @@ export function eventsWriteRoutes(app: AppContext) {
           allDay: b.allDay ?? false,
           busy: b.busy ?? true,
           recurrenceRule: b.recurrenceRule ?? null,
+          taskId: b.taskId ?? null,
+          goalId: b.goalId ?? null,
           resources: [...new Set(b.resources ?? [])],
           attendees: await resolveAttendees(b.attendees ?? [], input.principal!.environment),
           allowOverlap: b.allowOverlap ?? false,
@@ -88,6 +97,7 @@ export function eventsWriteRoutes(app: AppContext) {
 
     route<UpdateEventBody, unknown, IdParams>(findOperation(eventOperations, 'patch', '/events/{id}'), async (input) => {
       const located = await eventLocation(input.params.id);
+      await checkGoal(input.principal!.userId, input.body.goalId);
       const { attendees, startsAt, endsAt, resources, ...rest } = input.body;
       const changes: Partial<Event> = { ...rest };
       if (startsAt) changes.startsAt = new Date(startsAt).toISOString();
