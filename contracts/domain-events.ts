@@ -3,9 +3,10 @@
  * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
  */
 import { z } from 'zod';
-import { Uuid } from './common';
+import { IsoDate, Uuid } from './common';
 import { Event } from './events';
 import { Profile } from './profile';
+import { Routine, RoutinePeriodDay } from './routines';
 import { Calendar, Space } from './spaces';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
@@ -24,6 +25,17 @@ export const domainEvents = {
   'event.created': Event,
   'event.updated': Event,
   'event.cancelled': Event,
+  'routine.created': Routine,
+  'routine.updated': Routine,
+  'routine.deleted': Routine,
+  'routine.period.completed': RoutinePeriodDay,
+  'routine.period.skipped': RoutinePeriodDay,
+  // A period's day status cleared, its times for a day moved (null: back to its own), an item ticked: no webhook types.
+  'routine.period.cleared': z.object({ routineId: Uuid, periodId: Uuid, date: IsoDate }),
+  'routine.period.moved': z.object({
+    routineId: Uuid, periodId: Uuid, date: IsoDate, startMinute: z.number().int().nullable(), endMinute: z.number().int().nullable(),
+  }),
+  'routine.item.marked': z.object({ routineId: Uuid, periodId: Uuid, itemId: Uuid, date: IsoDate, done: z.boolean() }),
   // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),

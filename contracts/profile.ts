@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, TimeZone, Uuid } from './common';
 import { op } from './operation';
+import { RoutineView } from './routines';
 import { Calendar, Space } from './spaces';
 
 export const Username = z
@@ -46,6 +47,7 @@ export const Bootstrap = z
     user: Profile,
     spaces: z.array(Space),
     calendars: z.array(Calendar),
+    routines: z.array(RoutineView).describe('Live routines (at most 1000)'),
     cursor: z.string().describe('A sync cursor: pass it to GET /sync?since= to get what changes from now on'),
     serverTime: DateTime,
   })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DateTime, ErrorEnvelope } from './common';
 import { Event } from './events';
 import { op } from './operation';
+import { RoutineView } from './routines';
 import { Calendar, Space } from './spaces';
 
 export const SyncQuery = z.object({
@@ -11,7 +12,7 @@ export const SyncQuery = z.object({
 
 export const SyncResponse = z
   .object({
-    changes: z.object({ events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space) }),
+    changes: z.object({ events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), routines: z.array(RoutineView) }),
     deleted: z.array(z.object({ type: z.string(), id: z.string() })),
     cursor: z.string(),
     hasMore: z.boolean(),

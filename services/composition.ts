@@ -12,6 +12,7 @@ import { inboxProjection } from '../projections/inbox.projection';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
+import { routinesProjection } from '../projections/routines.projection';
 import { scheduleProjection } from '../projections/schedule.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
@@ -29,7 +30,7 @@ import type { ReadStore } from './readstore/read-store.port';
 import { Relay } from './relay/relay';
 import { apiOperations, apiRoutes } from './routes';
 
-export const PROJECTIONS: readonly Projection[] = [accountsProjection, scheduleProjection, inboxProjection];
+export const PROJECTIONS: readonly Projection[] = [accountsProjection, scheduleProjection, inboxProjection, routinesProjection];
 
 export interface Ports {
   events: EventStore;

@@ -5,12 +5,14 @@ import { eventOperations } from '../contracts/events';
 import { integrationOperations } from '../contracts/integrations';
 import type { Operation } from '../contracts/operation';
 import { profileOperations } from '../contracts/profile';
+import { routineOperations } from '../contracts/routines';
 import { spaceOperations } from '../contracts/spaces';
 import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
 import { webhookOperations } from '../contracts/webhooks';
 import { eventsReadRoutes } from '../read-api/events/events.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
+import { routinesReadRoutes } from '../read-api/routines/routines.routes';
 import { spacesReadRoutes } from '../read-api/spaces/spaces.routes';
 import { syncRoutes } from '../read-api/sync/sync.routes';
 import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
@@ -22,6 +24,7 @@ import { applicationsRoutes } from '../write-api/oauth/applications.routes';
 import { authorizeRoutes } from '../write-api/oauth/authorize.routes';
 import { tokenRoutes } from '../write-api/oauth/token.routes';
 import { profileWriteRoutes } from '../write-api/profile/profile.routes';
+import { routinesWriteRoutes } from '../write-api/routines/routines.routes';
 import { spacesWriteRoutes } from '../write-api/spaces/spaces.routes';
 import { webhooksWriteRoutes } from '../write-api/webhooks/webhooks.routes';
 import type { AppContext } from './app-context';
@@ -29,7 +32,7 @@ import type { Route } from './http/route';
 
 export const apiOperations: Operation[] = [
   ...authOperations, ...profileOperations, ...spaceOperations, ...eventOperations, ...syncOperations,
-  ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations,
+  ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...routineOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -49,5 +52,7 @@ export function apiRoutes(app: AppContext): Route[] {
     ...webhooksReadRoutes(app),
     ...webhooksWriteRoutes(app),
     ...integrationsRoutes(app),
+    ...routinesReadRoutes(app),
+    ...routinesWriteRoutes(app),
   ];
 }

@@ -4,6 +4,7 @@
  * and its schema to contracts/sync.ts; every document of such a collection carries `_pos` (log position of its
  * last change), `_changedAt` (that event's occurredAt) and, once removed, `deletedAt`.
  */
+import { ROUTINES } from '../../projections/routines.projection';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { Filter } from '../../services/readstore/read-store.port';
 
@@ -33,6 +34,7 @@ export const SYNCABLES: readonly Syncable[] = [
   { type: 'events', projection: SCHEDULE, collection: 'events', owned: inSpaces('spaceId') },
   { type: 'calendars', projection: SCHEDULE, collection: 'calendars', owned: inSpaces('spaceId') },
   { type: 'spaces', projection: SCHEDULE, collection: 'spaces', owned: inSpaces('id') },
+  { type: 'routines', projection: ROUTINES, collection: 'routines', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
 ];
 
 export const SYNC_PROJECTIONS: readonly string[] = [...new Set(SYNCABLES.map((s) => s.projection))];
