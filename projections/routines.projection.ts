@@ -29,7 +29,8 @@ async function putRoutine(e: RecordedEvent, docs: ProjectionDocs): Promise<void>
     _id: routine.id,
     _pos: e.position,
     _changedAt: e.metadata.occurredAt,
-    _sortKey: `${routine.createdAt}|${routine.id}`,
+    // Creation order, unique and fixed for the routine's life: its routine.created position.
+    _sortKey: existing?._sortKey ?? String(e.position).padStart(16, '0'),
   });
 }
 
