@@ -61,7 +61,7 @@ const instanceExample = {
 
 // ---- resources -------------------------------------------------------------------------------------------------
 
-export const RoutineItem = z.object({ id: Uuid, title: z.string() }).meta({ id: 'RoutineItem' });
+export const RoutineItem = z.object({ id: Uuid, title: z.string() }).meta({ id: 'RoutineItem', examples: [periodExample.items[0]] });
 
 export const RoutinePeriod = z
   .object({
@@ -255,6 +255,13 @@ export const InstanceResponse = z
   .object({ instance: RoutineInstance })
   .meta({ id: 'RoutineInstanceResponse', examples: [{ instance: instanceExample }] });
 
+const conflictExample = {
+  routineId: ROUTINE_ID, routineName: 'Mornings', periodId: PERIOD_ID, name: 'Morning run', date: '2026-10-27',
+  startMinute: 420, endMinute: 465, startsAt: '2026-10-27T06:00:00.000Z', endsAt: '2026-10-27T06:45:00.000Z',
+  events: [{ id: '4d2b6f80-1c3e-4a5b-9d7f-8e0a2c4b6d99', title: 'Team breakfast', startsAt: '2026-10-27T06:00:00.000Z', endsAt: '2026-10-27T07:00:00.000Z' }],
+  suggestion: { startMinute: 480, endMinute: 525, startsAt: '2026-10-27T07:00:00.000Z', endsAt: '2026-10-27T07:45:00.000Z' },
+};
+
 const Times = z.object({ startMinute: z.number().int(), endMinute: z.number().int(), startsAt: DateTime, endsAt: DateTime });
 export const RoutineConflict = z
   .object({
@@ -267,14 +274,8 @@ export const RoutineConflict = z
     events: z.array(z.object({ id: Uuid, title: z.string(), startsAt: DateTime, endsAt: DateTime })).describe('Busy events overlapping it'),
     suggestion: Times.nullable().describe('The free time that day nearest the period\'s start (inside its window); null when none fits or it cannot move'),
   })
-  .meta({ id: 'RoutineConflict' });
+  .meta({ id: 'RoutineConflict', examples: [conflictExample] });
 
-const conflictExample = {
-  routineId: ROUTINE_ID, routineName: 'Mornings', periodId: PERIOD_ID, name: 'Morning run', date: '2026-10-27',
-  startMinute: 420, endMinute: 465, startsAt: '2026-10-27T06:00:00.000Z', endsAt: '2026-10-27T06:45:00.000Z',
-  events: [{ id: '4d2b6f80-1c3e-4a5b-9d7f-8e0a2c4b6d99', title: 'Team breakfast', startsAt: '2026-10-27T06:00:00.000Z', endsAt: '2026-10-27T07:00:00.000Z' }],
-  suggestion: { startMinute: 480, endMinute: 525, startsAt: '2026-10-27T07:00:00.000Z', endsAt: '2026-10-27T07:45:00.000Z' },
-};
 export const ConflictsResponse = z
   .object({ timeZone: z.string(), from: IsoDate, days: z.number().int(), conflicts: z.array(RoutineConflict) })
   .meta({ id: 'RoutineConflictsResponse', examples: [{ timeZone: 'Europe/Berlin', from: '2026-10-26', days: 7, conflicts: [conflictExample] }] });
