@@ -2,17 +2,22 @@ import type { z } from 'zod';
 import { findOperation } from '../../contracts/operation';
 import type { PageQuery } from '../../contracts/paging';
 import { ROUTINE_LIMITS, routineOperations, type ConflictsQuery, type InstancesQuery } from '../../contracts/routines';
+import { ROUTINES } from '../../projections/routines.projection';
 import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
 import { etagOf } from '../../services/http/etag';
 import { route } from '../../services/http/route';
 import { daysBetween, localDate } from '../../services/time/zone';
+import { AnswerCache } from '../shared/answer-cache';
 import { routineConflicts } from './conflicts';
 import { routineDays, routineOf, routinesPage, timeZoneOf } from './routines.queries';
 
 const operation = (method: 'get', path: string) => findOperation(routineOperations, method, path);
 
 export function routinesReadRoutes(app: AppContext) {
+  // Instances depend on the routines projection and the owner's zone (part of the key), never on the clock.
+  // Bounded in memory: 100 answers of at most 512 KB.
+  const instancesCache = new AnswerCache(100);
   return [
     route<unknown, PageQuery>(operation('get', '/routines'), async ({ query, principal }) => ({
       status: 200,
@@ -27,9 +32,17 @@ export function routinesReadRoutes(app: AppContext) {
           { path: 'query.to', message: `at most ${ROUTINE_LIMITS.instanceDays - 1} days after from` },
         ]);
       }
-      const timeZone = await timeZoneOf(app.readModels, principal!.userId);
-      const entries = await routineDays(app.readModels, principal!.userId, timeZone, query.from, query.to);
-      return { status: 200, body: { timeZone, instances: entries.map((e) => e.instance) } };
+      const userId = principal!.userId;
+      const position = await app.watermarks.position(ROUTINES);
+      const timeZone = await timeZoneOf(app.readModels, userId);
+      const key = JSON.stringify([userId, timeZone, query.from, query.to]);
+      let json = instancesCache.get(key, position);
+      if (json === undefined) {
+        const entries = await routineDays(app.readModels, userId, timeZone, query.from, query.to);
+        json = Buffer.from(JSON.stringify({ timeZone, instances: entries.map((e) => e.instance) }));
+        if (json.length <= 512 * 1024) instancesCache.set(key, position, json);
+      }
+      return { status: 200, json };
     }),
 
     route<unknown, z.infer<typeof ConflictsQuery>>(operation('get', '/routines/conflicts'), async ({ query, principal }) => {

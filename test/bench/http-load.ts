@@ -11,7 +11,8 @@ export type LoadSpec =
   | { kind: 'hello'; url: string; seconds: number; connections?: number }
   /** POST /events: each request a new event in its own 30-minute slot; request i is sent as user tokens[i % n]. */
   | { kind: 'post-events'; url: string; seconds: number; tokens: string[]; baseMs: number; firstSlot?: number; connections?: number }
-  | { kind: 'get-events'; url: string; seconds: number; token: string; from: string; to: string; connections?: number };
+  /** GET of one path below /api/v1 (with its query), as one user. */
+  | { kind: 'get'; url: string; seconds: number; token: string; path: string; connections?: number };
 
 export interface LoadResult {
   label: string;
@@ -37,13 +38,11 @@ function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number
   switch (spec.kind) {
     case 'hello':
       return { opts: { ...base, url: `${spec.url}/hello` }, sent: () => 0 };
-    case 'get-events': {
-      const path = `/api/v1/events?from=${encodeURIComponent(spec.from)}&to=${encodeURIComponent(spec.to)}`;
+    case 'get':
       return {
-        opts: { ...base, method: 'GET', requests: [{ method: 'GET', path, headers: { authorization: `Bearer ${spec.token}` } }] },
+        opts: { ...base, method: 'GET', requests: [{ method: 'GET', path: `/api/v1${spec.path}`, headers: { authorization: `Bearer ${spec.token}` } }] },
         sent: () => 0,
       };
-    }
     case 'post-events': {
       // A process-wide counter: every request (whatever its connection) gets the next free slot, so no two
       // events overlap and none conflicts. Tokens rotate per request (one user when there is one token).

@@ -3,7 +3,7 @@
  *
  *   1. bare express "hello world" (child process) as the HTTP baseline
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
- *   3. GET /events?from&to over one week holding 200 events
+ *   3. GET /events?from&to over one week holding 200 events; GET /routines/instances over a month of 5 routines
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { lagBench, type LagResult } from './lag-bench';
+import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { webhookBench } from './webhook-bench';
 import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
   const service = await startServiceChild();
   const base = `${service.url}/api/v1`;
   let getRes: LoadResult;
+  let routinesRes: LoadResult;
   let postRes: LoadResult;
   let multiRes: LoadResult | null = null;
   try {
@@ -124,9 +126,23 @@ async function main(): Promise<void> {
     log(`  created ${GET_EVENTS} events in one week for the GET user in ${fmt(performance.now() - c0, 0)} ms; one response is ${JSON.stringify(check.body).length} bytes`);
 
     getRes = await load(`GET /events (one week, ${GET_EVENTS} events, one user)`, {
-      kind: 'get-events', url: service.url, seconds: SECONDS, token: reader.token, from, to, connections: CONN,
+      kind: 'get', url: service.url, seconds: SECONDS, token: reader.token, connections: CONN,
+      path: `/events?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
     });
     printLoad(getRes, baseline);
+
+    const planner = await signUp(base);
+    const instances = await createRoutines(base, planner.token);
+    const path = `/routines/instances?from=${MONTH.from}&to=${MONTH.to}`;
+    const sample = await json(`${base}${path}`, 'GET', undefined, { authorization: `Bearer ${planner.token}` });
+    if (sample.status !== 200 || sample.body.instances.length !== instances) {
+      throw new Error(`GET /routines/instances check: ${sample.status}, ${sample.body?.instances?.length} instances (expected ${instances})`);
+    }
+    log(`  ${ROUTINES} routines, ${instances} instances in the month; one response is ${JSON.stringify(sample.body).length} bytes`);
+    routinesRes = await load(`GET /routines/instances (a month, ${ROUTINES} routines, one user)`, {
+      kind: 'get', url: service.url, seconds: SECONDS, token: planner.token, path, connections: CONN,
+    });
+    printLoad(routinesRes, baseline);
 
     const writer = await signUp(base);
     postRes = await load('POST /events (one user: all writes go to one Space stream)', {
@@ -186,6 +202,7 @@ async function main(): Promise<void> {
       : []),
     { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
+    { figure: `GET /routines/instances (month, ${ROUTINES} routines)`, value: `${fmt(routinesRes.rps, 0)} rps = ${pct(routinesRes.rps / baseline.rps)} of baseline, p50 ${ms(routinesRes.p50)}, p99 ${ms(routinesRes.p99)}`, target: '-', result: '-' },
     ...store.map((r) => ({ figure: `Event store: ${r.label}`, value: `${fmt(r.eventsPerSec, 0)} events/s`, target: '-', result: '-' })),
     ...lag.flatMap((r) => {
       const name = r.label.split(',')[0];

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import * as contract from '../../contracts/routines';
 
-const named = Object.entries(contract).filter(
+const named = (Object.entries(contract) as Array<[string, unknown]>).filter(
   (entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType && z.globalRegistry.get(entry[1])?.id !== undefined,
 );
 
