@@ -5,10 +5,16 @@
  * section 4 "Routines", addendum.md "Focus, routines, ...".
  */
 import { randomUUID } from 'node:crypto';
+import type { ReadModels } from '../../projections/read-models';
+import { routineBlocks } from '../../read-api/routines/routines.queries';
 import { type ApiResponse, type Client, signUp, useTestService } from '../support/service';
 
 let base: string;
-useTestService((started) => (base = started.base));
+let readModels: ReadModels;
+useTestService((started) => {
+  base = started.base;
+  readModels = started.service.context.readModels;
+});
 
 const run = { name: 'Run', startMinute: 420, endMinute: 465, windowStartMinute: 360, windowEndMinute: 540, items: [{ title: 'Stretch' }, { title: 'Run' }] };
 const read = { name: 'Read', startMinute: 1260, endMinute: 1290, canMove: false };
@@ -275,5 +281,28 @@ describe('GET /routines/conflicts', () => {
   ])('refuses %s with 400', async (_label, query, path) => {
     const c = await signUp(base);
     expectInvalid(await c.call('GET', `/routines/conflicts?${query}`), path);
+  });
+});
+
+describe('routineBlocks (what the availability engine plans around)', () => {
+  it('answers the periods overlapping [from, to) as epoch ms with that day\'s times, windows and status', async () => {
+    const c = await signUp(base, { timeZone: 'Europe/Berlin' });
+    const r = await routine(c, { days: [1, 2], periods: [run, read] });
+    const [runP, readP] = r.periods;
+    expect((await setDay(c, runP.id, '2026-10-26', { status: 'done', startMinute: 450, endMinute: 495 })).status).toBe(200);
+    expect((await setDay(c, readP.id, '2026-10-27', { status: 'skipped' })).status).toBe(200);
+    const ms = (text: string) => Date.parse(text);
+    // From Monday 07:40 Berlin (inside the moved run) to Tuesday 21:10 (inside the reading).
+    const blocks = await routineBlocks(readModels, c.userId, ms('2026-10-26T06:40:00Z'), ms('2026-10-27T20:10:00Z'));
+    expect(blocks).toEqual([
+      { routineId: r.id, periodId: runP.id, name: 'Run', start: ms('2026-10-26T06:30:00Z'), end: ms('2026-10-26T07:15:00Z'), canMove: true,
+        windowStart: ms('2026-10-26T05:00:00Z'), windowEnd: ms('2026-10-26T08:00:00Z'), status: 'done' },
+      { routineId: r.id, periodId: readP.id, name: 'Read', start: ms('2026-10-26T20:00:00Z'), end: ms('2026-10-26T20:30:00Z'), canMove: false,
+        windowStart: null, windowEnd: null, status: null },
+      expect.objectContaining({ periodId: runP.id, start: ms('2026-10-27T06:00:00Z'), status: null }),
+      expect.objectContaining({ periodId: readP.id, start: ms('2026-10-27T20:00:00Z'), status: 'skipped' }),
+    ]);
+    expect(await routineBlocks(readModels, c.userId, ms('2026-10-26T07:15:00Z'), ms('2026-10-26T20:00:00Z'))).toEqual([]);
+    await expect(routineBlocks(readModels, c.userId, ms('2026-10-01T00:00:00Z'), ms('2026-12-15T00:00:00Z'))).rejects.toMatchObject({ status: 400 });
   });
 });
