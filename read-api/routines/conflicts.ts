@@ -34,13 +34,18 @@ export async function routineConflicts(models: ReadModels, userId: string, timeZ
   const busy = events
     .filter((e) => e.busy && !e.allDay)
     .map((e) => ({ event: e, start: Date.parse(e.startsAt), end: Date.parse(e.endsAt) }));
+  const byDate = new Map<string, RoutineDayEntry[]>();
+  for (const e of entries) {
+    if (!byDate.has(e.instance.date)) byDate.set(e.instance.date, []);
+    byDate.get(e.instance.date)!.push(e);
+  }
   const out: Conflict[] = [];
   for (const entry of entries) {
     const { instance, block } = entry;
     if (instance.status !== null) continue;
     const hits = busy.filter((b) => overlaps(b, block));
     if (hits.length === 0) continue;
-    const suggestion = block.canMove ? suggest(entry, entries, busy, timeZone) : null;
+    const suggestion = block.canMove ? suggest(entry, byDate.get(instance.date)!, busy, timeZone) : null;
     out.push({
       routineId: instance.routineId,
       routineName: instance.routineName,
@@ -59,15 +64,13 @@ export async function routineConflicts(models: ReadModels, userId: string, timeZ
 }
 
 /** Free time that day inside the period's window, clear of busy events and the day's other (unskipped) periods. */
-function suggest(entry: RoutineDayEntry, entries: RoutineDayEntry[], busy: Span[], timeZone: string) {
+function suggest(entry: RoutineDayEntry, sameDay: RoutineDayEntry[], busy: Span[], timeZone: string) {
   const { instance, block } = entry;
   const clock = dayClock(instance.date, timeZone);
   const range = { start: block.windowStart ?? clock(0), end: block.windowEnd ?? clock(1440) };
   const taken = [
     ...busy.filter((b) => overlaps(b, range)),
-    ...entries
-      .filter((o) => o !== entry && o.instance.date === instance.date && o.instance.status !== 'skipped')
-      .map((o) => o.block),
+    ...sameDay.filter((o) => o !== entry && o.instance.status !== 'skipped').map((o) => o.block),
   ];
   const duration = block.end - block.start;
   const found = suggestFreeTime(range, duration, taken, block.start);
