@@ -4,10 +4,15 @@
  * "Routines" in section 4; addendum.md "Focus, routines, ...".
  */
 import { randomUUID } from 'node:crypto';
+import type { EventStore } from '../../services/eventstore/event-store.port';
 import { type ApiResponse, type Client, signUp, useTestService } from '../support/service';
 
 let base: string;
-useTestService((started) => (base = started.base));
+let log: EventStore;
+useTestService((started) => {
+  base = started.base;
+  log = started.service.context.events;
+});
 
 const period = (over: Record<string, unknown> = {}) => ({
   name: 'Morning run', startMinute: 420, endMinute: 465, windowStartMinute: 360, windowEndMinute: 540,
@@ -159,6 +164,65 @@ describe('validation: 400 invalid_request with details.issues, nothing written',
     ] as Array<[Record<string, unknown>, string]>) {
       expectInvalid(await c.call('PATCH', `/routines/${r.id}`, body), path);
     }
+    expect((await c.call('GET', `/routines/${r.id}`)).body.routine).toEqual(r);
+  });
+});
+
+describe('hostile input', () => {
+  const HOSTILE: unknown[] = [
+    null, true, 0, -1, 1441, 3.14, 1e308, '', ' ', 'x'.repeat(20_000), '\u0000', [], [null], {}, { $gt: '' }, { __proto__: { a: 1 } },
+    '2026-13-45', 'NaN', "' OR 1=1 --",
+  ];
+  const int = (min: number, max: number) => (v: unknown) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+  const text = (v: unknown) => typeof v === 'string' && v.trim().length > 0 && v.length <= 200;
+  /** Field -> which replacement values are valid there (given the rest of the valid body). */
+  const routineFields: Record<string, (v: unknown) => boolean> = {
+    name: text, type: () => false, color: (v) => v === null, isActive: (v) => typeof v === 'boolean', days: () => false, periods: () => false,
+  };
+  const periodFields: Record<string, (v: unknown) => boolean> = {
+    name: text, startMinute: () => false, endMinute: () => false, priority: () => false, canMove: (v) => typeof v === 'boolean',
+    windowStartMinute: (v) => v === null || int(0, 420)(v), windowEndMinute: (v) => v === null || int(465, 1440)(v),
+    items: (v) => Array.isArray(v) && v.length === 0,
+  };
+  const dayFields: Record<string, (v: unknown) => boolean> = { status: (v) => v === null, startMinute: () => false, endMinute: () => false };
+
+  it('refuses every hostile value in every field of every routine write with 400, and stores nothing', async () => {
+    const c = await signUp(base);
+    const r = await created(c);
+    const [p] = r.periods;
+    const head = await log.headPosition();
+    const cases: Array<[string, string, unknown]> = [];
+    for (const v of HOSTILE) {
+      for (const [field, valid] of Object.entries(routineFields)) {
+        if (valid(v)) continue;
+        cases.push(['POST', '/routines', { ...routineBody(), [field]: v }]);
+        cases.push(['PATCH', `/routines/${r.id}`, { [field]: v }]);
+      }
+      for (const [field, valid] of Object.entries(periodFields)) {
+        if (!valid(v)) cases.push(['POST', '/routines', routineBody({ periods: [period({ [field]: v })] })]);
+      }
+      for (const [field, valid] of Object.entries(dayFields)) {
+        if (!valid(v)) cases.push(['PUT', `/routines/periods/${p.id}/days/2026-10-26`, { status: 'done', startMinute: 450, endMinute: 480, [field]: v }]);
+      }
+      if (typeof v !== 'boolean') cases.push(['PUT', `/routines/items/${p.items[0].id}/days/2026-10-26`, { done: v }]);
+      if ((typeof v === 'string' && v !== '') || typeof v === 'number') {
+        cases.push(['PUT', `/routines/periods/${encodeURIComponent(String(v).slice(0, 200))}/days/2026-10-26`, { status: 'done' }]);
+        cases.push(['GET', `/routines/instances?from=${encodeURIComponent(String(v).slice(0, 200))}&to=2026-10-26`, undefined]);
+      }
+    }
+    expect(cases.length).toBeGreaterThan(300);
+    const wrong: string[] = [];
+    for (let i = 0; i < cases.length; i += 20) {
+      const batch = cases.slice(i, i + 20);
+      const answers = await Promise.all(batch.map(([method, path, body]) => c.call(method, path, body)));
+      answers.forEach((res, j) => {
+        if (res.status !== 400 || res.body?.error?.code !== 'invalid_request' || !res.body.error.details?.issues?.length) {
+          wrong.push(`${batch[j][0]} ${batch[j][1].slice(0, 80)} ${JSON.stringify(batch[j][2])?.slice(0, 120)} -> ${res.status}`);
+        }
+      });
+    }
+    expect(wrong).toEqual([]);
+    expect(await log.headPosition()).toBe(head);
     expect((await c.call('GET', `/routines/${r.id}`)).body.routine).toEqual(r);
   });
 });
