@@ -4,12 +4,13 @@
  */
 import { z } from 'zod';
 import { BugReport } from './bug-reports';
-import { Uuid } from './common';
 import { EventType } from './event-types';
+import { IsoDate, Uuid } from './common';
 import { Event } from './events';
 import { FocusSessionRecord } from './focus';
 import { Goal } from './goals';
 import { Profile } from './profile';
+import { Routine, RoutinePeriodDay } from './routines';
 import { Calendar, Space } from './spaces';
 import { DeviceRecord, PushTokenClaim } from './devices';
 import { NotificationRequest } from './notifications';
@@ -41,6 +42,17 @@ export const domainEvents = {
   'event_type.updated': EventType,
   'event_type.deleted': EventType,
   'bug_report.submitted': BugReport,
+  'routine.created': Routine,
+  'routine.updated': Routine,
+  'routine.deleted': Routine,
+  'routine.period.completed': RoutinePeriodDay,
+  'routine.period.skipped': RoutinePeriodDay,
+  // A period's day status cleared, its times for a day moved (null: back to its own), an item ticked: no webhook types.
+  'routine.period.cleared': z.object({ routineId: Uuid, periodId: Uuid, date: IsoDate }),
+  'routine.period.moved': z.object({
+    routineId: Uuid, periodId: Uuid, date: IsoDate, startMinute: z.number().int().nullable(), endMinute: z.number().int().nullable(),
+  }),
+  'routine.item.marked': z.object({ routineId: Uuid, periodId: Uuid, itemId: Uuid, date: IsoDate, done: z.boolean() }),
   // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),

@@ -3,6 +3,7 @@ import { checkWorkingHoursPreference } from './availability';
 import { DateTime, TimeZone, Uuid } from './common';
 import { Goal } from './goals';
 import { op } from './operation';
+import { RoutineView } from './routines';
 import { Calendar, Space } from './spaces';
 
 export const Username = z
@@ -56,6 +57,7 @@ export const Bootstrap = z
     spaces: z.array(Space),
     calendars: z.array(Calendar),
     goals: z.array(Goal).describe('The caller\'s current goals'),
+    routines: z.array(RoutineView).describe('Live routines (at most 1000)'),
     cursor: z.string().describe('A sync cursor: pass it to GET /sync?since= to get what changes from now on'),
     serverTime: DateTime,
   })

@@ -3,6 +3,7 @@ import { DateTime, ErrorEnvelope } from './common';
 import { Event } from './events';
 import { Goal } from './goals';
 import { op } from './operation';
+import { RoutineView } from './routines';
 import { Calendar, Space } from './spaces';
 
 export const SyncQuery = z.object({
@@ -12,7 +13,9 @@ export const SyncQuery = z.object({
 
 export const SyncResponse = z
   .object({
-    changes: z.object({ events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal) }),
+    changes: z.object({
+      events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
+    }),
     deleted: z.array(z.object({ type: z.string(), id: z.string() })),
     cursor: z.string(),
     hasMore: z.boolean(),

@@ -4,14 +4,15 @@
  * a capability that starts emitting a domain event named in `producers` is delivered without touching the pipeline.
  *
  * A producer turns a domain event into the delivered `data` (and `previous`) and names whose webhooks get it.
- * Producers of domain events that do not exist yet (tasks, bookings, routines) are the plan for their slices: the
+ * Producers of domain events that do not exist yet (tasks, bookings) are the plan for their slices: the
  * domain event's data is the payload, or `{data, previous}` where the type carries `previous`.
  */
 import type { z } from 'zod';
 import { Event } from './events';
+import { Routine, RoutinePeriodDay } from './routines';
 import {
   BookingPayload, BookingRescheduledPrevious, FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload,
-  RoutinePayload, RoutinePeriodDayPayload, TaskDueChangedPrevious, TaskPayload,
+  TaskDueChangedPrevious, TaskPayload,
 } from './webhook-payloads';
 
 /** Whose webhooks receive a delivery: every member of a Space, or the named users. */
@@ -47,16 +48,15 @@ export interface WebhookTypeDef {
 
 type Task = z.infer<typeof TaskPayload>;
 type Booking = z.infer<typeof BookingPayload>;
-type Routine = z.infer<typeof RoutinePayload>;
 type WithPrevious<T> = { data: T; previous: unknown };
 
 const toSpace: Producer = ({ data }) => ({ data, audience: { spaceId: (data as Event).spaceId } });
 const toTaskOwner: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Task).createdBy] } });
 const toAssignee: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Task).assigneeId].filter((id): id is string => !!id) } });
 const toHost: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Booking).hostId] } });
-const toRoutineOwner: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Routine).ownerId] } });
+const toRoutineOwner: Producer = ({ data }) => ({ data, audience: { userIds: [(data as z.infer<typeof Routine>).ownerId] } });
 const toPeriodOwner: Producer = ({ data }) => ({
-  data, audience: { userIds: [(data as z.infer<typeof RoutinePeriodDayPayload>).routine.ownerId] },
+  data, audience: { userIds: [(data as z.infer<typeof RoutinePeriodDay>).routine.ownerId] },
 });
 const withPrevious = (owner: (data: never) => string): Producer => ({ data }) => {
   const d = data as WithPrevious<never>;
@@ -91,11 +91,11 @@ export const WEBHOOK_CATALOGUE: readonly WebhookTypeDef[] = [
   def('booking.cancelled', 'a booking is cancelled by guest or host', BookingPayload, toHost),
   def('booking.rescheduled', 'a booking moves, by guest or host; carries the previous start', BookingPayload,
     withPrevious((b: Booking) => b.hostId), { previous: BookingRescheduledPrevious }),
-  def('routine.created', 'a routine is created', RoutinePayload, toRoutineOwner),
-  def('routine.updated', 'a routine\'s name, days or periods change', RoutinePayload, toRoutineOwner),
-  def('routine.deleted', 'a routine is deleted', RoutinePayload, toRoutineOwner),
-  def('routine.period.completed', 'a period is marked done for a day', RoutinePeriodDayPayload, toPeriodOwner),
-  def('routine.period.skipped', 'a period is skipped for a day', RoutinePeriodDayPayload, toPeriodOwner, {
+  def('routine.created', 'a routine is created', Routine, toRoutineOwner),
+  def('routine.updated', 'a routine\'s name, days or periods change', Routine, toRoutineOwner),
+  def('routine.deleted', 'a routine is deleted', Routine, toRoutineOwner),
+  def('routine.period.completed', 'a period is marked done for a day', RoutinePeriodDay, toPeriodOwner),
+  def('routine.period.skipped', 'a period is skipped for a day', RoutinePeriodDay, toPeriodOwner, {
     listedInSettings: false,
   }),
   def('messaging.received', 'a message arrives at a connected messaging-business number; carries sender and text',

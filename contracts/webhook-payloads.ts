@@ -1,10 +1,10 @@
 /**
  * Payload (`data` / `previous`) schemas of the webhook types whose resources have no slice of their own yet
- * (tasks, bookings, routines) and of the integration layer. When a slice lands it should export its resource
+ * (tasks, bookings) and of the integration layer. When a slice lands it should export its resource
  * schema and the catalogue should point at it.
  */
 import { z } from 'zod';
-import { DateTime, IsoDate, Uuid } from './common';
+import { DateTime, Uuid } from './common';
 
 const Priority = z.enum(['low', 'normal', 'high']);
 
@@ -53,39 +53,6 @@ export const BookingPayload = z
 export const BookingRescheduledPrevious = z
   .object({ startsAt: DateTime, endsAt: DateTime })
   .meta({ id: 'BookingRescheduledPrevious', description: 'Where the booking was before it moved.' });
-
-export const RoutinePeriodPayload = z
-  .object({
-    id: Uuid,
-    name: z.string(),
-    startMinute: z.number().int(),
-    endMinute: z.number().int(),
-    items: z.array(z.object({ id: Uuid, title: z.string() })),
-    windowStartMinute: z.number().int().nullable(),
-    windowEndMinute: z.number().int().nullable(),
-    priority: Priority,
-    canMove: z.boolean(),
-  })
-  .meta({ id: 'RoutinePeriodPayload' });
-
-export const RoutinePayload = z
-  .object({
-    id: Uuid,
-    name: z.string(),
-    type: z.enum(['personal', 'work']),
-    color: z.string().nullable(),
-    isActive: z.boolean(),
-    days: z.array(z.number().int().min(1).max(7)).describe('ISO weekdays, Monday 1 to Sunday 7'),
-    periods: z.array(RoutinePeriodPayload),
-    ownerId: Uuid,
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  })
-  .meta({ id: 'RoutinePayload', description: 'A routine as webhooks deliver it.' });
-
-export const RoutinePeriodDayPayload = z
-  .object({ period: RoutinePeriodPayload, date: IsoDate, routine: RoutinePayload })
-  .meta({ id: 'RoutinePeriodDayPayload', description: 'A routine period marked for one day.' });
 
 // ---- the integration layer (inbound calls become domain events, then webhooks) ----
 

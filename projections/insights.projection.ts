@@ -9,7 +9,7 @@
  */
 import type { RecordedEvent } from '../services/eventstore/event-store.port';
 import { focusView, FocusSessionRecord } from '../contracts/focus';
-import { RoutinePayload, RoutinePeriodDayPayload } from '../contracts/webhook-payloads';
+import { Routine, RoutinePeriodDay } from '../contracts/routines';
 import type { Doc } from '../services/readstore/read-store.port';
 import { addDays, localDate, mondayOf, overlapMinutes, weekAt, weekOf } from '../services/time/week';
 import { eventTime, timeFields, type EventTime } from './event-time';
@@ -105,7 +105,7 @@ async function applyFocusStopped(e: RecordedEvent, docs: ProjectionDocs) {
 }
 
 async function applyRoutine(e: RecordedEvent, docs: ProjectionDocs) {
-  const parsed = RoutinePayload.safeParse(e.data);
+  const parsed = Routine.safeParse(e.data);
   if (!parsed.success) return;
   const routine = parsed.data;
   const timeZone = await timeZoneOf(docs, routine.ownerId);
@@ -117,7 +117,7 @@ async function applyRoutine(e: RecordedEvent, docs: ProjectionDocs) {
 }
 
 async function applyPeriodDay(e: RecordedEvent, docs: ProjectionDocs) {
-  const parsed = RoutinePeriodDayPayload.safeParse(e.data);
+  const parsed = RoutinePeriodDay.safeParse(e.data);
   if (!parsed.success) return;
   const { period, date, routine } = parsed.data;
   const id = `${period.id}:${date}`;
@@ -134,6 +134,19 @@ async function applyPeriodDay(e: RecordedEvent, docs: ProjectionDocs) {
   await docs('periodDays').putIfNewer({ _id: id, _pos: e.position, userId: routine.ownerId, status });
 }
 
+/** A day's status taken back (`routine.period.cleared`): the period no longer counts as completed or skipped. */
+async function applyPeriodCleared(e: RecordedEvent, docs: ProjectionDocs) {
+  const data = e.data as { periodId?: unknown; date?: unknown } | null;
+  if (typeof data?.periodId !== 'string' || typeof data.date !== 'string') return;
+  const id = `${data.periodId}:${data.date}`;
+  const previous = await docs('periodDays').get(id);
+  if (!previous || (previous._pos ?? 0) >= e.position) return;
+  const was = previous.status as 'completed' | 'skipped' | null;
+  const userId = previous.userId as string;
+  if (was) await changeWeek(docs, userId, mondayOf(data.date), e, (t) => void (t.routinePeriods[was] -= 1));
+  await docs('periodDays').putIfNewer({ _id: id, _pos: e.position, userId, status: null });
+}
+
 export const insightsProjection = projection({
   name: INSIGHTS,
   version: 1,
@@ -148,7 +161,7 @@ export const insightsProjection = projection({
   handles: [
     'user.registered', 'user.profile_updated', 'space.created', 'event.created', 'event.updated', 'event.cancelled',
     'focus.stopped', 'routine.created', 'routine.updated', 'routine.deleted', 'routine.period.completed',
-    'routine.period.skipped',
+    'routine.period.skipped', 'routine.period.cleared',
   ],
   async apply(e, docs) {
     const data = e.data as Record<string, any> | null;
@@ -177,6 +190,8 @@ export const insightsProjection = projection({
       case 'routine.period.completed':
       case 'routine.period.skipped':
         return applyPeriodDay(e, docs);
+      case 'routine.period.cleared':
+        return applyPeriodCleared(e, docs);
       default:
         return applyCalendarEvent(e, docs);
     }

@@ -19,6 +19,7 @@ import { insightsProjection } from '../projections/insights.projection';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
+import { routinesProjection } from '../projections/routines.projection';
 import { scheduleProjection } from '../projections/schedule.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
@@ -41,6 +42,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
+  routinesProjection,
 ];
 
 export interface Ports {

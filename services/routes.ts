@@ -15,6 +15,7 @@ import type { Operation } from '../contracts/operation';
 import { organizationOperations } from '../contracts/organizations';
 import { planOperations } from '../contracts/plan';
 import { profileOperations } from '../contracts/profile';
+import { routineOperations } from '../contracts/routines';
 import { spaceOperations } from '../contracts/spaces';
 import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
@@ -31,6 +32,7 @@ import { focusReadRoutes } from '../read-api/focus/focus.routes';
 import { goalsReadRoutes } from '../read-api/goals/goals.routes';
 import { insightsRoutes } from '../read-api/insights/insights.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
+import { routinesReadRoutes } from '../read-api/routines/routines.routes';
 import { spacesReadRoutes } from '../read-api/spaces/spaces.routes';
 import { syncRoutes } from '../read-api/sync/sync.routes';
 import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
@@ -48,6 +50,7 @@ import { applicationsRoutes } from '../write-api/oauth/applications.routes';
 import { authorizeRoutes } from '../write-api/oauth/authorize.routes';
 import { tokenRoutes } from '../write-api/oauth/token.routes';
 import { profileWriteRoutes } from '../write-api/profile/profile.routes';
+import { routinesWriteRoutes } from '../write-api/routines/routines.routes';
 import { spacesWriteRoutes } from '../write-api/spaces/spaces.routes';
 import { webhooksWriteRoutes } from '../write-api/webhooks/webhooks.routes';
 import type { AppContext } from './app-context';
@@ -59,6 +62,7 @@ export const apiOperations: Operation[] = [
   ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
+  ...routineOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -91,5 +95,7 @@ export function apiRoutes(app: AppContext): Route[] {
     ...eventTypesReadRoutes(app), ...eventTypesWriteRoutes(app),
     ...insightsRoutes(app),
     ...bugReportsReadRoutes(app), ...bugReportsWriteRoutes(app),
+    ...routinesReadRoutes(app),
+    ...routinesWriteRoutes(app),
   ];
 }

@@ -4,10 +4,8 @@ import { findOperation } from '../../contracts/operation';
 import type { AppContext } from '../../services/app-context';
 import { route } from '../../services/http/route';
 import { availabilityDays, availableSlots, freeBusy } from './availability.queries';
-import { readModelSources, type RoutineBlocksQuery } from './sources';
-
-// TODO(merge): pass `routineBlocks` of read-api/routines/routines.queries.ts instead (the routines slice is not on this branch).
-const routineBlocks: RoutineBlocksQuery = async () => [];
+import { routineBlocks } from '../routines/routines.queries';
+import { readModelSources } from './sources';
 
 export function availabilityRoutes(app: AppContext) {
   const sources = readModelSources(app.readModels, routineBlocks);

@@ -5,6 +5,7 @@
  * last change), `_changedAt` (that event's occurredAt) and, once removed, `deletedAt`.
  */
 import { GOALS } from '../../projections/goals.projection';
+import { ROUTINES } from '../../projections/routines.projection';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { Filter } from '../../services/readstore/read-store.port';
 
@@ -35,6 +36,7 @@ export const SYNCABLES: readonly Syncable[] = [
   { type: 'calendars', projection: SCHEDULE, collection: 'calendars', owned: inSpaces('spaceId') },
   { type: 'spaces', projection: SCHEDULE, collection: 'spaces', owned: inSpaces('id') },
   { type: 'goals', projection: GOALS, collection: 'goals', owned: ({ userId }) => ({ userId }), bootstrap: true },
+  { type: 'routines', projection: ROUTINES, collection: 'routines', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
 ];
 
 export const SYNC_PROJECTIONS: readonly string[] = [...new Set(SYNCABLES.map((s) => s.projection))];

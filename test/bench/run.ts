@@ -4,7 +4,7 @@
  *   1. bare express "hello world" (child process) as the HTTP baseline
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
  *   3. GET /events?from&to over one week holding 200 events; GET /available-slots for 14 days over a calendar of
- *      2,000 events and 10 recurring series
+ *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
@@ -20,6 +20,7 @@ import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availab
 import { killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { lagBench, type LagResult } from './lag-bench';
+import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { webhookBench } from './webhook-bench';
 import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
   const base = `${service.url}/api/v1`;
   let getRes: LoadResult;
   let slotsRes: LoadResult;
+  let routinesRes: LoadResult;
   let postRes: LoadResult;
   let multiRes: LoadResult | null = null;
   try {
@@ -142,6 +144,19 @@ async function main(): Promise<void> {
       kind: 'get', url: service.url, seconds: SECONDS, token: owner.token, path: slotsPath, connections: CONN,
     });
     printLoad(slotsRes, baseline);
+
+    const planner = await signUp(base);
+    const instances = await createRoutines(base, planner.token);
+    const path = `/routines/instances?from=${MONTH.from}&to=${MONTH.to}`;
+    const sample = await json(`${base}${path}`, 'GET', undefined, { authorization: `Bearer ${planner.token}` });
+    if (sample.status !== 200 || sample.body.instances.length !== instances) {
+      throw new Error(`GET /routines/instances check: ${sample.status}, ${sample.body?.instances?.length} instances (expected ${instances})`);
+    }
+    log(`  ${ROUTINES} routines, ${instances} instances in the month; one response is ${JSON.stringify(sample.body).length} bytes`);
+    routinesRes = await load(`GET /routines/instances (a month, ${ROUTINES} routines, one user)`, {
+      kind: 'get', url: service.url, seconds: SECONDS, token: planner.token, path: `/api/v1${path}`, connections: CONN,
+    });
+    printLoad(routinesRes, baseline);
 
     const writer = await signUp(base);
     postRes = await load('POST /events (one user: all writes go to one Space stream)', {
@@ -203,6 +218,7 @@ async function main(): Promise<void> {
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
     { figure: 'GET /available-slots latency', value: `p50 ${ms(slotsRes.p50)}, p99 ${ms(slotsRes.p99)}`, target: '-', result: '-' },
+    { figure: `GET /routines/instances (month, ${ROUTINES} routines)`, value: `${fmt(routinesRes.rps, 0)} rps = ${pct(routinesRes.rps / baseline.rps)} of baseline, p50 ${ms(routinesRes.p50)}, p99 ${ms(routinesRes.p99)}`, target: '-', result: '-' },
     ...store.map((r) => ({ figure: `Event store: ${r.label}`, value: `${fmt(r.eventsPerSec, 0)} events/s`, target: '-', result: '-' })),
     ...lag.flatMap((r) => {
       const name = r.label.split(',')[0];

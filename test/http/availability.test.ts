@@ -220,6 +220,27 @@ describe('GET /free-busy', () => {
     expectInvalid(await world.c.call('GET', `/free-busy?${q}`), path);
   });
 
+  it('counts routine periods that cannot move, not movable or skipped ones', async () => {
+    const c = await signUp(base, { timeZone: BERLIN });
+    const res = await c.call('POST', '/routines', {
+      name: 'Days', type: 'personal', days: [1, 2, 3, 4, 5],
+      periods: [
+        { name: 'School run', startMinute: 480, endMinute: 510, canMove: false },
+        { name: 'Walk', startMinute: 720, endMinute: 750, canMove: true },
+      ],
+    });
+    expect(res.status).toBe(201);
+    const schoolRun = res.body.routine.periods[0].id as string;
+    const skipped = await c.call('PUT', `/routines/periods/${schoolRun}/days/2031-03-04`, { status: 'skipped' });
+    expect(skipped.status).toBe(200);
+    const busy = await c.call('GET', `/free-busy?${range}`, undefined, { 'X-Calendar-Min-Position': skipped.headers.get('x-calendar-position')! });
+    expect(busy.status).toBe(200);
+    expect(spans(busy.body.busy)).toEqual(['2031-03-03T07:00/2031-03-03T07:30']);
+    const day = await c.call('GET', '/availability?from=2031-03-03');
+    const blocked = day.body.days[0].blocked.find((b: { startsAt: string }) => short(b.startsAt) === '2031-03-03T07:00');
+    expect(blocked.reasons).toContainEqual({ type: 'routine', routineId: res.body.routine.id, periodId: schoolRun });
+  });
+
   it('needs availability:read', async () => {
     expect((await request(base, 'GET', `/free-busy?${range}`)).status).toBe(401);
     const key = await keyOf(world.c, ['calendars:read']);

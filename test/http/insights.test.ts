@@ -186,3 +186,24 @@ describe('GET /insights this week', () => {
     expect((await insights(c, monday)).focusSessions.count).toEqual(cmp(1, 0));
   });
 });
+
+describe('GET /insights with the routines slice', () => {
+  it('counts a period marked done through the API, and no longer once its status is cleared', async () => {
+    const c = await signUp(api.base, { timeZone: 'UTC' });
+    const created = await c.call('POST', '/routines', {
+      name: 'Evenings', type: 'personal', days: [1, 2, 3, 4, 5, 6, 7], periods: [{ name: 'Read', startMinute: 1200, endMinute: 1230 }],
+    });
+    expect(created.status).toBe(201);
+    const periodId = created.body.routine.periods[0].id as string;
+    const now = new Date();
+    const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 14 - ((now.getUTCDay() + 6) % 7)));
+    const week = monday.toISOString().slice(0, 10);
+    const day = `/routines/periods/${periodId}/days/${week}`;
+    const done = await c.call('PUT', day, { status: 'done' });
+    expect(done.status).toBe(200);
+    expect((await insights(c, week, Number(done.headers.get('x-calendar-position')))).routines.completedPeriods.thisWeek).toBe(1);
+    const cleared = await c.call('PUT', day, { status: null });
+    expect(cleared.status).toBe(200);
+    expect((await insights(c, week, Number(cleared.headers.get('x-calendar-position')))).routines.completedPeriods.thisWeek).toBe(0);
+  });
+});

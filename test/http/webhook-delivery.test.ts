@@ -1,7 +1,8 @@
 /**
  * The webhook pipeline end to end (event log -> relay -> bus -> dispatcher -> a real receiver on 127.0.0.1):
  * signed bodies, retries with one delivery id, the six-attempt limit, filtering, disabled webhooks, isolation,
- * redelivery, and a restart in the middle of retries. Contract: api-spec.md section 6, addendum.md "Webhook management".
+ * redelivery, a restart in the middle of retries, and routine.* payloads. Contract: api-spec.md section 6, addendum.md
+ * "Webhook management".
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,6 +142,42 @@ describe('delivery', () => {
     const byType = Object.fromEntries(receiver.received(h.route).map((r) => [r.json.type, r.json.data]));
     expect(byType['event.updated']).toMatchObject({ id: event.id, title: 'Moved', status: 'confirmed' });
     expect(byType['event.cancelled']).toMatchObject({ id: event.id, status: 'cancelled', deletedAt: expect.any(String) });
+  });
+});
+
+describe('routine.* deliveries', () => {
+  /** A routine as the API answers it, without the API-only fields: what webhooks carry. */
+  const asPayload = ({ version: _version, deletedAt: _deletedAt, ...routine }: Record<string, any>) => routine;
+  const routineBody = { name: 'Mornings', days: [1, 2, 3, 4, 5], periods: [{ name: 'Run', startMinute: 420, endMinute: 465, items: [{ title: 'Stretch' }] }] };
+
+  it('delivers created, updated, period.completed, period.skipped and deleted with their payloads; a cleared status nothing', async () => {
+    const [a, b] = await Promise.all([signUp(svc.base), signUp(svc.base)]);
+    const all = await hook(a);
+    const skippedOnly = await hook(a, ['routine.period.skipped']);
+    const bHook = await hook(b);
+    const created = (await a.call('POST', '/routines', routineBody)).body.routine;
+    const day = (date: string, body: unknown) => a.call('PUT', `/routines/periods/${created.periods[0].id}/days/${date}`, body);
+    const updated = (await a.call('PATCH', `/routines/${created.id}`, { name: 'Early mornings' })).body.routine;
+    expect((await day('2026-10-26', { status: 'done' })).status).toBe(200);
+    expect((await day('2026-10-26', { status: null })).status).toBe(200);
+    expect((await day('2026-10-27', { status: null, startMinute: 430, endMinute: 475 })).status).toBe(200);
+    expect((await a.call('PUT', `/routines/items/${created.periods[0].items[0].id}/days/2026-10-27`, { done: true })).status).toBe(200);
+    expect((await day('2026-10-27', { status: 'skipped' })).status).toBe(200);
+    expect((await a.call('DELETE', `/routines/${created.id}`)).status).toBe(204);
+
+    await arrived(all.route, 5);
+    await arrived(skippedOnly.route, 1);
+    await sleep(300);
+    const byType = Object.fromEntries(receiver.received(all.route).map((r) => [r.json.type, r.json.data]));
+    expect(Object.keys(byType).sort()).toEqual(['routine.created', 'routine.deleted', 'routine.period.completed', 'routine.period.skipped', 'routine.updated']);
+    expect(receiver.received(all.route)).toHaveLength(5);
+    expect(byType['routine.created']).toEqual(asPayload(created));
+    expect(byType['routine.updated']).toEqual(asPayload(updated));
+    expect(byType['routine.deleted']).toEqual({ ...asPayload(updated), updatedAt: expect.any(String) });
+    expect(byType['routine.period.completed']).toEqual({ period: updated.periods[0], date: '2026-10-26', routine: asPayload(updated) });
+    expect(byType['routine.period.skipped']).toEqual({ period: updated.periods[0], date: '2026-10-27', routine: asPayload(updated) });
+    expect(receiver.received(skippedOnly.route).map((r) => r.json.type)).toEqual(['routine.period.skipped']);
+    expect(receiver.received(bHook.route)).toHaveLength(0);
   });
 });
 

@@ -65,7 +65,11 @@ describe('webhook catalogue', () => {
   it('names at least one producing domain event per type; today\'s domain events are all wired', () => {
     for (const def of WEBHOOK_CATALOGUE) expect(Object.keys(def.producers).length).toBeGreaterThan(0);
     const wired = Object.keys(domainEvents).filter((t) => webhooksProducedBy(t).length > 0);
-    expect(wired).toEqual(['event.created', 'event.updated', 'event.cancelled', 'messaging.received', 'payments.event', 'form.submitted']);
+    expect(wired).toEqual([
+      'event.created', 'event.updated', 'event.cancelled',
+      'routine.created', 'routine.updated', 'routine.deleted', 'routine.period.completed', 'routine.period.skipped',
+      'messaging.received', 'payments.event', 'form.submitted',
+    ]);
   });
 
   it('delivers event.* as the whole event to the members of its Space', () => {

@@ -1,8 +1,9 @@
 /**
- * Serialized GET /events answers, kept while the schedule projection has not moved: every change to events,
- * calendars or memberships moves it, so an entry is served only if nothing it could contain has changed.
+ * Serialized answers of a read, kept while the projection it reads has not moved (GET /events: the schedule
+ * projection, which every change to events, calendars or memberships moves): an entry is served only if nothing it
+ * could contain has changed. Read the position before computing the answer, so an entry is at least that fresh.
  */
-export class EventsCache {
+export class AnswerCache {
   private readonly entries = new Map<string, { position: number; json: Buffer }>();
 
   constructor(private readonly capacity = 1000) {}

@@ -1,0 +1,57 @@
+import type { Routine, RoutineInstance, RoutinePeriod } from '../../contracts/routines';
+import type { RoutineDay } from '../../write-api/routines/routines.decider';
+
+/** One period on one date: that day's times (moved or its own) as minutes and as instants from `clock`. */
+export function instanceOf(
+  routine: Routine, period: RoutinePeriod, date: string, day: RoutineDay | undefined, clock: (minute: number) => number,
+): RoutineInstance {
+  const startMinute = day?.startMinute ?? period.startMinute;
+  const endMinute = day?.endMinute ?? period.endMinute;
+  const done = new Set(day?.doneItemIds ?? []);
+  return {
+    routineId: routine.id,
+    routineName: routine.name,
+    periodId: period.id,
+    name: period.name,
+    date,
+    status: day?.status ?? null,
+    startMinute,
+    endMinute,
+    moved: startMinute !== period.startMinute || endMinute !== period.endMinute,
+    startsAt: new Date(clock(startMinute)).toISOString(),
+    endsAt: new Date(clock(endMinute)).toISOString(),
+    windowStartMinute: period.windowStartMinute,
+    windowEndMinute: period.windowEndMinute,
+    priority: period.priority,
+    canMove: period.canMove,
+    items: period.items.map((item) => ({ id: item.id, title: item.title, done: done.has(item.id) })),
+  };
+}
+
+/** A routine period on one date as other slices (availability) plan around it: epoch ms, bounded by that day. */
+export interface RoutineBlock {
+  routineId: string;
+  periodId: string;
+  name: string;
+  start: number;
+  end: number;
+  canMove: boolean;
+  windowStart: number | null;
+  windowEnd: number | null;
+  status: 'done' | 'skipped' | null;
+}
+
+export function blockOf(instance: RoutineInstance, clock: (minute: number) => number): RoutineBlock {
+  const { windowStartMinute: ws, windowEndMinute: we } = instance;
+  return {
+    routineId: instance.routineId,
+    periodId: instance.periodId,
+    name: instance.name,
+    start: Date.parse(instance.startsAt),
+    end: Date.parse(instance.endsAt),
+    canMove: instance.canMove,
+    windowStart: ws === null ? null : clock(ws),
+    windowEnd: we === null ? null : clock(we),
+    status: instance.status,
+  };
+}

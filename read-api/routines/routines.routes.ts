@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import { findOperation } from '../../contracts/operation';
+import type { PageQuery } from '../../contracts/paging';
+import { ROUTINE_LIMITS, routineOperations, type ConflictsQuery, type InstancesQuery } from '../../contracts/routines';
+import { ROUTINES } from '../../projections/routines.projection';
+import type { AppContext } from '../../services/app-context';
+import { invalid, notFound } from '../../services/errors';
+import { etagOf } from '../../services/http/etag';
+import { route } from '../../services/http/route';
+import { daysBetween, localDate } from '../../services/time/zone';
+import { AnswerCache } from '../shared/answer-cache';
+import { routineConflicts } from './conflicts';
+import { routineDays, routineOf, routinesPage, timeZoneOf } from './routines.queries';
+
+const operation = (method: 'get', path: string) => findOperation(routineOperations, method, path);
+
+export function routinesReadRoutes(app: AppContext) {
+  // Instances depend on the routines projection and the owner's zone (part of the key), never on the clock.
+  // Bounded in memory: 100 answers of at most 512 KB.
+  const instancesCache = new AnswerCache(100);
+  return [
+    route<unknown, PageQuery>(operation('get', '/routines'), async ({ query, principal }) => ({
+      status: 200,
+      body: await routinesPage(app.readModels, principal!.userId, query),
+    })),
+
+    route<unknown, z.infer<typeof InstancesQuery>>(operation('get', '/routines/instances'), async ({ query, principal }) => {
+      const span = daysBetween(query.from, query.to);
+      if (span < 0) throw invalid('to must not be before from', [{ path: 'query.to', message: 'must not be before from' }]);
+      if (span >= ROUTINE_LIMITS.instanceDays) {
+        throw invalid(`At most ${ROUTINE_LIMITS.instanceDays} dates at once`, [
+          { path: 'query.to', message: `at most ${ROUTINE_LIMITS.instanceDays - 1} days after from` },
+        ]);
+      }
+      const userId = principal!.userId;
+      const position = await app.watermarks.position(ROUTINES);
+      const timeZone = await timeZoneOf(app.readModels, userId);
+      const key = JSON.stringify([userId, timeZone, query.from, query.to]);
+      let json = instancesCache.get(key, position);
+      if (json === undefined) {
+        const entries = await routineDays(app.readModels, userId, timeZone, query.from, query.to);
+        json = Buffer.from(JSON.stringify({ timeZone, instances: entries.map((e) => e.instance) }));
+        if (json.length <= 512 * 1024) instancesCache.set(key, position, json);
+      }
+      return { status: 200, json };
+    }),
+
+    route<unknown, z.infer<typeof ConflictsQuery>>(operation('get', '/routines/conflicts'), async ({ query, principal }) => {
+      const timeZone = await timeZoneOf(app.readModels, principal!.userId);
+      const from = query.from ?? localDate(Date.now(), timeZone);
+      const days = query.days ?? 7;
+      const conflicts = await routineConflicts(app.readModels, principal!.userId, timeZone, from, days);
+      return { status: 200, body: { timeZone, from, days, conflicts } };
+    }),
+
+    route<unknown, unknown, { id: string }>(operation('get', '/routines/{id}'), async ({ params, principal }) => {
+      const routine = await routineOf(app.readModels, principal!.userId, params.id);
+      if (!routine) throw notFound('Routine');
+      return { status: 200, body: { routine }, headers: { ETag: etagOf(routine.version) } };
+    }),
+  ];
+}
