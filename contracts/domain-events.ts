@@ -7,6 +7,7 @@ import { Uuid } from './common';
 import { Event } from './events';
 import { Profile } from './profile';
 import { Calendar, Space } from './spaces';
+import { ListReranked, Project, Task, TaskDueChanged, TaskList } from './tasks';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
 /** The user as events carry it: the same shape as the profile the API answers with. */
@@ -24,6 +25,18 @@ export const domainEvents = {
   'event.created': Event,
   'event.updated': Event,
   'event.cancelled': Event,
+  'task.created': Task,
+  'task.updated': Task,
+  'task.completed': Task,
+  'task.assigned': Task,
+  'task.due_changed': TaskDueChanged,
+  'task.deleted': Task,
+  'list.reranked': ListReranked,
+  'project.created': Project,
+  'project.updated': Project,
+  'project.deleted': Project,
+  'list.created': TaskList,
+  'list.deleted': TaskList,
   // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DateTime, TimeZone, Uuid } from './common';
 import { op } from './operation';
 import { Calendar, Space } from './spaces';
+import { Project, TaskList } from './tasks';
 
 export const Username = z
   .string()
@@ -46,6 +47,8 @@ export const Bootstrap = z
     user: Profile,
     spaces: z.array(Space),
     calendars: z.array(Calendar),
+    projects: z.array(Project),
+    lists: z.array(TaskList),
     cursor: z.string().describe('A sync cursor: pass it to GET /sync?since= to get what changes from now on'),
     serverTime: DateTime,
   })

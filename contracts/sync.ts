@@ -3,6 +3,7 @@ import { DateTime, ErrorEnvelope } from './common';
 import { Event } from './events';
 import { op } from './operation';
 import { Calendar, Space } from './spaces';
+import { Project, Task, TaskList } from './tasks';
 
 export const SyncQuery = z.object({
   since: z.string().min(1).max(500).describe('A cursor from an earlier answer, or an ISO date-time'),
@@ -11,7 +12,10 @@ export const SyncQuery = z.object({
 
 export const SyncResponse = z
   .object({
-    changes: z.object({ events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space) }),
+    changes: z.object({
+      events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space),
+      tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
+    }),
     deleted: z.array(z.object({ type: z.string(), id: z.string() })),
     cursor: z.string(),
     hasMore: z.boolean(),

@@ -13,6 +13,7 @@ import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
 import { scheduleProjection } from '../projections/schedule.projection';
+import { tasksProjection } from '../projections/tasks.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
 import { ApiKeys } from '../write-api/api-keys/api-keys';
@@ -29,7 +30,7 @@ import type { ReadStore } from './readstore/read-store.port';
 import { Relay } from './relay/relay';
 import { apiOperations, apiRoutes } from './routes';
 
-export const PROJECTIONS: readonly Projection[] = [accountsProjection, scheduleProjection, inboxProjection];
+export const PROJECTIONS: readonly Projection[] = [accountsProjection, scheduleProjection, inboxProjection, tasksProjection];
 
 export interface Ports {
   events: EventStore;

@@ -5,6 +5,7 @@
  * last change), `_changedAt` (that event's occurredAt) and, once removed, `deletedAt`.
  */
 import { SCHEDULE } from '../../projections/schedule.projection';
+import { TASKS } from '../../projections/tasks.projection';
 import type { Filter } from '../../services/readstore/read-store.port';
 
 export interface Owner {
@@ -33,6 +34,10 @@ export const SYNCABLES: readonly Syncable[] = [
   { type: 'events', projection: SCHEDULE, collection: 'events', owned: inSpaces('spaceId') },
   { type: 'calendars', projection: SCHEDULE, collection: 'calendars', owned: inSpaces('spaceId') },
   { type: 'spaces', projection: SCHEDULE, collection: 'spaces', owned: inSpaces('id') },
+  // A task has one row per person who sees it (owner, assignee): see projections/tasks.projection.ts.
+  { type: 'tasks', projection: TASKS, collection: 'tasks', owned: ({ userId }) => ({ _viewerId: userId }) },
+  { type: 'projects', projection: TASKS, collection: 'projects', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
+  { type: 'lists', projection: TASKS, collection: 'lists', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
 ];
 
 export const SYNC_PROJECTIONS: readonly string[] = [...new Set(SYNCABLES.map((s) => s.projection))];
