@@ -11,7 +11,7 @@ const WIDTH = 6;
 const TOP = BASE ** WIDTH - 1;
 /** Gap left by appends and prepends: room for about seventeen halvings before a fraction is needed. */
 const STEP = BASE ** 3;
-const MIDDLE = Math.floor(TOP / 2);
+const MIDDLE = Math.floor(BASE / 2) * BASE ** (WIDTH - 1);
 
 /** Longer ranks are refused by `rankBetween`: the caller re-spreads the list instead. */
 export const MAX_RANK_LENGTH = 24;

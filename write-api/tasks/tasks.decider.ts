@@ -182,9 +182,11 @@ function decideTask(command: Extract<TasksCommand, { type: 'CreateTask' | 'Updat
       const place = resolvePlace(state, command.place);
       checkNewPlace(state, place.projectId);
       const { rank, reranked } = placeIn(state, command, command.taskId, scopeOf(place));
+      const { fields, now } = command;
       const task: Task = {
-        id: command.taskId, ...command.fields, ...place, status: 'open', createdBy: command.ownerId,
-        createdAt: command.now, updatedAt: command.now, completedAt: null, deletedAt: null, rank, version: 1,
+        id: command.taskId, title: fields.title, notes: fields.notes, ...place, dueAt: fields.dueAt,
+        estimateMinutes: fields.estimateMinutes, priority: fields.priority, assigneeId: fields.assigneeId, status: 'open',
+        createdBy: command.ownerId, createdAt: now, updatedAt: now, completedAt: null, deletedAt: null, rank, version: 1,
       };
       const events: TasksEvent[] = reranked ? [reranked] : [];
       events.push({ type: 'task.created', data: task });
