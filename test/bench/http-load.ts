@@ -3,7 +3,7 @@
  * sent to load-child.ts over IPC; every run uses the same connection count and duration.
  */
 import autocannon from 'autocannon';
-import { eventBody } from './util';
+import { eventBody, taskBody } from './util';
 
 export const CONNECTIONS = 50;
 
@@ -11,7 +11,9 @@ export type LoadSpec =
   | { kind: 'hello'; url: string; seconds: number; connections?: number }
   /** POST /events: each request a new event in its own 30-minute slot; request i is sent as user tokens[i % n]. */
   | { kind: 'post-events'; url: string; seconds: number; tokens: string[]; baseMs: number; firstSlot?: number; connections?: number }
-  | { kind: 'get-events'; url: string; seconds: number; token: string; from: string; to: string; connections?: number };
+  | { kind: 'get-events'; url: string; seconds: number; token: string; from: string; to: string; connections?: number }
+  /** POST /tasks: request i goes to tokens[floor(i / perToken)], so no owner's board reaches its task limit. */
+  | { kind: 'post-tasks'; url: string; seconds: number; tokens: string[]; perToken: number; connections?: number };
 
 export interface LoadResult {
   label: string;
@@ -68,6 +70,26 @@ function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number
         sent: () => sent,
       };
     }
+    case 'post-tasks': {
+      let sent = 0;
+      const headers = spec.tokens.map((t) => ({ 'content-type': 'application/json', authorization: `Bearer ${t}` }));
+      return {
+        opts: {
+          ...base,
+          requests: [
+            {
+              method: 'POST',
+              path: '/api/v1/tasks',
+              setupRequest: (req) => {
+                const i = sent++;
+                return { ...req, headers: headers[Math.min(Math.floor(i / spec.perToken), headers.length - 1)], body: JSON.stringify(taskBody(i)) };
+              },
+            },
+          ],
+        },
+        sent: () => sent,
+      };
+    }
   }
 }
 
@@ -89,6 +111,6 @@ export async function runLoad(label: string, spec: LoadSpec): Promise<LoadResult
     errors: r.errors,
     timeouts: r.timeouts,
     statusCodes,
-    ...(spec.kind === 'post-events' ? { sent: sent() } : {}),
+    ...(spec.kind === 'post-events' || spec.kind === 'post-tasks' ? { sent: sent() } : {}),
   };
 }

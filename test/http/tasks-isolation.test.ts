@@ -51,7 +51,7 @@ afterAll(() => svc.stop());
 describe("B and A's tasks and projects", () => {
   it("B gets 404 for GET, PATCH and DELETE on A's tasks, whatever If-Match says", async () => {
     for (const t of [aTask, aInboxTask]) {
-      for (const headers of [{}, { 'if-match': '"v1"' }, { 'if-match': '"v99"' }, { 'if-match': 'garbage' }]) {
+      for (const headers of [{}, { 'if-match': '"v1"' }, { 'if-match': '"v99"' }, { 'if-match': 'garbage' }] as Array<Record<string, string>>) {
         expectNotFound(await b.call('GET', `/tasks/${t.id}`, undefined, headers));
         expectNotFound(await b.call('PATCH', `/tasks/${t.id}`, { status: 'done' }, headers));
         expectNotFound(await b.call('DELETE', `/tasks/${t.id}`, undefined, headers));

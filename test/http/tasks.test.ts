@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-errors';
-import { type Client, signUp, useTestService } from '../support/service';
+import { type Client, request, signUp, useTestService } from '../support/service';
 
 let base: string;
 useTestService((started) => (base = started.base));
@@ -331,12 +331,8 @@ describe('assignees', () => {
     const helper = await signUp(base);
     const key = await owner.call('POST', '/api-keys', { name: 'test', scopes: ['tasks:write'], environment: 'test' });
     expect(key.status).toBe(201);
-    const res = await fetch(`${base}/tasks`, {
-      method: 'POST', headers: { authorization: `Bearer ${key.body.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'x', assigneeId: helper.userId }),
-    });
-    expect(res.status).toBe(400);
-    expect((await res.json()).error.details.issues[0].path).toBe('body.assigneeId');
+    const res = await request(base, 'POST', '/tasks', { title: 'x', assigneeId: helper.userId }, { authorization: `Bearer ${key.body.key}` });
+    expectInvalid(res, 'body.assigneeId');
   });
 });
 

@@ -1,4 +1,4 @@
-import { TASK_LIMITS, type Project, type Task, type TaskList } from '../../contracts/tasks';
+import { TASK_LIMITS, type Project, type Task } from '../../contracts/tasks';
 import { tasksDecider, type TasksCommand, type TasksEvent } from '../../write-api/tasks/tasks.decider';
 import { given } from '../support/given';
 
@@ -296,14 +296,14 @@ describe('tasks decider: projects and lists', () => {
       { type: 'project.updated', data: { name: 'Renamed', color: '#abcdef', version: 2, updatedAt: LATER } as never },
     ]);
     given(tasksDecider, board).when(updateProject({ archived: true })).then([{ type: 'project.updated', data: { archived: true, archivedAt: LATER } as never }]);
-    given(tasksDecider, board).when({ ...updateProject({ archived: false }), projectId: P2 }).then([
+    given(tasksDecider, board).when(updateProject({ archived: false }, { projectId: P2 })).then([
       { type: 'project.updated', data: { archived: false, archivedAt: null } as never },
     ]);
     given(tasksDecider, board).when(updateProject({ name: 'Project' })).then([]);
   });
 
   it('refuses unknown projects, someone else\'s and stale versions', () => {
-    given(tasksDecider, board).when({ ...updateProject({ name: 'x' }), projectId: uuid(99) }).thenThrows('not_found');
+    given(tasksDecider, board).when(updateProject({ name: 'x' }, { projectId: uuid(99) })).thenThrows('not_found');
     given(tasksDecider, board).when(updateProject({ name: 'x' }, { actorId: STRANGER })).thenThrows('not_found');
     given(tasksDecider, board).when(updateProject({ name: 'x' }, { expectedVersions: [5] })).thenThrows('version_mismatch');
   });
