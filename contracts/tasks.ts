@@ -187,7 +187,7 @@ export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;
 // ---- responses ----
 
 export const TaskResponse = z.object({ task: Task }).meta({ id: 'TaskResponse', examples: [{ task: taskExample }] });
-export const TaskListResponse = z
+export const TaskPage = z
   .object({ tasks: z.array(Task), nextPageToken: NextPageToken })
   .meta({ id: 'TaskPage', description: 'Oldest first; in list order when filtered by listId or projectId=none.',
     examples: [{ tasks: [taskExample], nextPageToken: null }] });
@@ -237,7 +237,7 @@ const forbidden = { description: '`forbidden`: the assignee may only change `sta
 export const taskOperations = [
   op({
     method: 'get', path: '/tasks', tag: 'Tasks', summary: 'Tasks the caller owns or is assigned to', query: ListTasksQuery,
-    responses: { 200: { description: 'One page of tasks', schema: TaskListResponse } },
+    responses: { 200: { description: 'One page of tasks', schema: TaskPage } },
   }),
   op({
     method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', body: CreateTaskBody,
