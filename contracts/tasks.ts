@@ -231,7 +231,12 @@ export const ListReranked = z.object({
 
 const notFound = (what: string) => ({ description: `${what} not found (also for other people's)`, schema: ErrorEnvelope });
 const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch`)', schema: ErrorEnvelope };
-const archived = { description: '`project_archived`, or `limit_reached`', schema: ErrorEnvelope };
+const { liveTasks, tasksPerProject, projects, listsPerProject } = TASK_LIMITS;
+const conflicts = {
+  description: `\`project_archived\`, or \`limit_reached\` (per owner at most ${liveTasks} live tasks, ${projects} projects; `
+    + `per project ${tasksPerProject} tasks, ${listsPerProject} lists)`,
+  schema: ErrorEnvelope,
+};
 const forbidden = { description: '`forbidden`: the assignee may only change `status`', schema: ErrorEnvelope };
 
 export const taskOperations = [
@@ -242,7 +247,7 @@ export const taskOperations = [
   op({
     method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', body: CreateTaskBody,
     description: 'Emits task.created, and task.assigned when it has an assignee.',
-    responses: { 201: { description: 'Created, with an ETag', schema: TaskResponse }, 404: notFound('Project or list'), 409: archived },
+    responses: { 201: { description: 'Created, with an ETag', schema: TaskResponse }, 404: notFound('Project or list'), 409: conflicts },
   }),
   op({
     method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task', params: IdParams,
@@ -255,7 +260,7 @@ export const taskOperations = [
       + 'task.due_changed, task.assigned, task.completed, each carrying the task as it is after the change.',
     responses: {
       200: { description: 'Updated', schema: TaskResponse }, 403: forbidden, 404: notFound('Task, project or list'),
-      409: archived, 412: stale,
+      409: conflicts, 412: stale,
     },
   }),
   op({
@@ -271,7 +276,7 @@ export const projectOperations = [
   }),
   op({
     method: 'post', path: '/projects', tag: 'Projects', summary: 'Create a project (it gets a first list)', body: CreateProjectBody,
-    responses: { 201: { description: 'Created, with an ETag', schema: ProjectCreated }, 409: archived },
+    responses: { 201: { description: 'Created, with an ETag', schema: ProjectCreated }, 409: conflicts },
   }),
   op({
     method: 'get', path: '/projects/{id}', tag: 'Projects', summary: 'A project with its lists, members and tasks', params: IdParams,
@@ -290,6 +295,6 @@ export const projectOperations = [
   op({
     method: 'post', path: '/projects/{id}/lists', tag: 'Projects', summary: 'Add a list (board column) at the end', params: IdParams,
     body: CreateListBody,
-    responses: { 201: { description: 'Created', schema: ListResponse }, 404: notFound('Project'), 409: archived },
+    responses: { 201: { description: 'Created', schema: ListResponse }, 404: notFound('Project'), 409: conflicts },
   }),
 ];

@@ -49,48 +49,35 @@ function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number
     case 'post-events': {
       // A process-wide counter: every request (whatever its connection) gets the next free slot, so no two
       // events overlap and none conflicts. Tokens rotate per request (one user when there is one token).
-      let slot = spec.firstSlot ?? 0;
-      let sent = 0;
-      const headers = spec.tokens.map((t) => ({ 'content-type': 'application/json', authorization: `Bearer ${t}` }));
-      return {
-        opts: {
-          ...base,
-          requests: [
-            {
-              method: 'POST',
-              path: '/api/v1/events',
-              setupRequest: (req) => {
-                const i = slot++;
-                sent++;
-                return { ...req, headers: headers[i % headers.length], body: JSON.stringify(eventBody(spec.baseMs, i)) };
-              },
-            },
-          ],
-        },
-        sent: () => sent,
-      };
+      const first = spec.firstSlot ?? 0;
+      return posting(base, '/api/v1/events', spec.tokens, (i) => ({ token: (first + i) % spec.tokens.length, body: eventBody(spec.baseMs, first + i) }));
     }
-    case 'post-tasks': {
-      let sent = 0;
-      const headers = spec.tokens.map((t) => ({ 'content-type': 'application/json', authorization: `Bearer ${t}` }));
-      return {
-        opts: {
-          ...base,
-          requests: [
-            {
-              method: 'POST',
-              path: '/api/v1/tasks',
-              setupRequest: (req) => {
-                const i = sent++;
-                return { ...req, headers: headers[Math.min(Math.floor(i / spec.perToken), headers.length - 1)], body: JSON.stringify(taskBody(i)) };
-              },
-            },
-          ],
-        },
-        sent: () => sent,
-      };
-    }
+    case 'post-tasks':
+      return posting(base, '/api/v1/tasks', spec.tokens, (i) => ({
+        token: Math.min(Math.floor(i / spec.perToken), spec.tokens.length - 1),
+        body: taskBody(i),
+      }));
   }
+}
+
+/** A POST load whose request i (counted across all connections) is built by `make`: which token, what body. */
+function posting(base: autocannon.Options, path: string, tokens: string[], make: (i: number) => { token: number; body: unknown }) {
+  let sent = 0;
+  const headers = tokens.map((t) => ({ 'content-type': 'application/json', authorization: `Bearer ${t}` }));
+  const opts: autocannon.Options = {
+    ...base,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        setupRequest: (req) => {
+          const { token, body } = make(sent++);
+          return { ...req, headers: headers[token], body: JSON.stringify(body) };
+        },
+      },
+    ],
+  };
+  return { opts, sent: () => sent };
 }
 
 export async function runLoad(label: string, spec: LoadSpec): Promise<LoadResult> {

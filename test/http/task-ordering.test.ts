@@ -4,18 +4,11 @@
  * order is total (strictly increasing ranks) and stable, and every acknowledged move still holds: the mover sits on
  * the side of its anchor it asked for, and no further than the neighbouring anchor.
  */
+import { prng } from '../support/prng';
 import { request, signUp, useTestService, type Client } from '../support/service';
 
 let base: string;
 useTestService((started) => (base = started.base));
-
-/** A small deterministic PRNG, so a failure can be reproduced. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed * 1664525 + 1013904223) % 4294967296;
-    return seed / 4294967296;
-  };
-}
 
 const ANCHORS_PER_LIST = 5;
 const MOVERS = 24;

@@ -2,6 +2,7 @@
  * Hostile input on the task and project routes: every answer is a 4xx in the error envelope (never a 5xx) and the
  * event log does not grow. Contract: addendum.md "Errors" (400 invalid_request writes nothing).
  */
+import { prng } from '../support/prng';
 import { request, signUp, startTestService, type Client, type TestService } from '../support/service';
 
 let svc: TestService;
@@ -9,13 +10,6 @@ let user: Client;
 let taskId: string;
 let projectId: string;
 
-/** A small deterministic PRNG, so a failure can be reproduced. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed * 1664525 + 1013904223) % 4294967296;
-    return seed / 4294967296;
-  };
-}
 const random = prng(20311122);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 

@@ -4,24 +4,14 @@
  * webhooks and not the owner's. Contract: api-spec.md section 6, addendum.md "Webhook management".
  */
 import { verifyWebhookSignature } from '../../contracts/webhook-signature';
-import { sleep, startReceiver, until, type Receiver } from '../support/receiver';
-import { signUp, startTestService, type Client, type TestService } from '../support/service';
+import { DELIVERY_WAIT_MS as WAIT_MS, sleep, until, useServiceAndReceiver, type Receiver } from '../support/receiver';
+import { signUp, type Client, type TestService } from '../support/service';
 
-const env = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50,50', WEBHOOK_TIMEOUT_MS: '2000' };
-/** Kafka needs seconds for a consumer group to join; everything else is quick. */
-const WAIT_MS = 45_000;
 jest.setTimeout(90_000);
 
 let svc: TestService;
 let receiver: Receiver;
-
-beforeAll(async () => {
-  [svc, receiver] = await Promise.all([startTestService(env), startReceiver()]);
-});
-afterAll(async () => {
-  await svc.stop();
-  await receiver.close();
-});
+useServiceAndReceiver((started, r) => ([svc, receiver] = [started, r]));
 
 let paths = 0;
 async function hook(c: Client, events: string[]) {

@@ -1,12 +1,5 @@
 import { MAX_RANK_LENGTH, rankBetween, spread } from '../../write-api/tasks/rank';
-
-/** A small deterministic PRNG, so a failure can be reproduced. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed * 1664525 + 1013904223) % 4294967296;
-    return seed / 4294967296;
-  };
-}
+import { prng } from '../support/prng';
 
 const between = (lo: string | null, hi: string | null) => {
   const r = rankBetween(lo, hi);
