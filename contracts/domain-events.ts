@@ -14,6 +14,7 @@ import { Routine, RoutinePeriodDay } from './routines';
 import { Calendar, Space } from './spaces';
 import { DeviceRecord, PushTokenClaim } from './devices';
 import { NotificationRequest } from './notifications';
+import { ListReranked, Project, Task, TaskDueChanged, TaskList } from './tasks';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
 /** The user as events carry it: the same shape as the profile the API answers with. */
@@ -53,6 +54,18 @@ export const domainEvents = {
     routineId: Uuid, periodId: Uuid, date: IsoDate, startMinute: z.number().int().nullable(), endMinute: z.number().int().nullable(),
   }),
   'routine.item.marked': z.object({ routineId: Uuid, periodId: Uuid, itemId: Uuid, date: IsoDate, done: z.boolean() }),
+  'task.created': Task,
+  'task.updated': Task,
+  'task.completed': Task,
+  'task.assigned': Task,
+  'task.due_changed': TaskDueChanged,
+  'task.deleted': Task,
+  'list.reranked': ListReranked,
+  'project.created': Project,
+  'project.updated': Project,
+  'project.deleted': Project,
+  'list.created': TaskList,
+  'list.deleted': TaskList,
   // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),

@@ -5,6 +5,7 @@ import { Goal } from './goals';
 import { op } from './operation';
 import { RoutineView } from './routines';
 import { Calendar, Space } from './spaces';
+import { Project, TaskList } from './tasks';
 
 export const Username = z
   .string()
@@ -58,6 +59,8 @@ export const Bootstrap = z
     calendars: z.array(Calendar),
     goals: z.array(Goal).describe('The caller\'s current goals'),
     routines: z.array(RoutineView).describe('Live routines (at most 1000)'),
+    projects: z.array(Project),
+    lists: z.array(TaskList),
     cursor: z.string().describe('A sync cursor: pass it to GET /sync?since= to get what changes from now on'),
     serverTime: DateTime,
   })

@@ -5,6 +5,7 @@ import { Goal } from './goals';
 import { op } from './operation';
 import { RoutineView } from './routines';
 import { Calendar, Space } from './spaces';
+import { Project, Task, TaskList } from './tasks';
 
 export const SyncQuery = z.object({
   since: z.string().min(1).max(500).describe('A cursor from an earlier answer, or an ISO date-time'),
@@ -15,6 +16,7 @@ export const SyncResponse = z
   .object({
     changes: z.object({
       events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
+      tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
     }),
     deleted: z.array(z.object({ type: z.string(), id: z.string() })),
     cursor: z.string(),

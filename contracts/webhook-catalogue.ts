@@ -4,15 +4,16 @@
  * a capability that starts emitting a domain event named in `producers` is delivered without touching the pipeline.
  *
  * A producer turns a domain event into the delivered `data` (and `previous`) and names whose webhooks get it.
- * Producers of domain events that do not exist yet (tasks, bookings) are the plan for their slices: the
+ * Producers of domain events that do not exist yet (bookings) are the plan for their slice: the
  * domain event's data is the payload, or `{data, previous}` where the type carries `previous`.
  */
 import type { z } from 'zod';
 import { Event } from './events';
 import { Routine, RoutinePeriodDay } from './routines';
+import { Task } from './tasks';
 import {
   BookingPayload, BookingRescheduledPrevious, FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload,
-  TaskDueChangedPrevious, TaskPayload,
+  TaskDueChangedPrevious,
 } from './webhook-payloads';
 
 /** Whose webhooks receive a delivery: every member of a Space, or the named users. */
@@ -46,7 +47,6 @@ export interface WebhookTypeDef {
   producers: Record<string, Producer>;
 }
 
-type Task = z.infer<typeof TaskPayload>;
 type Booking = z.infer<typeof BookingPayload>;
 type WithPrevious<T> = { data: T; previous: unknown };
 
@@ -79,14 +79,14 @@ export const WEBHOOK_CATALOGUE: readonly WebhookTypeDef[] = [
   def('event.created', 'an event is created', Event, toSpace),
   def('event.updated', 'an event\'s details or time change', Event, toSpace),
   def('event.cancelled', 'an event or one occurrence is cancelled', Event, toSpace),
-  def('task.created', 'a task is created', TaskPayload, toTaskOwner),
-  def('task.updated', 'a task\'s details change', TaskPayload, toTaskOwner),
-  def('task.completed', 'a task is marked done', TaskPayload, toTaskOwner),
-  def('task.assigned', 'someone is assigned to a task; sent to the assignee', TaskPayload, toAssignee),
-  def('task.due_changed', 'a task\'s due date is set or moved', TaskPayload, withPrevious((t: Task) => t.createdBy), {
+  def('task.created', 'a task is created', Task, toTaskOwner),
+  def('task.updated', 'a task\'s details change', Task, toTaskOwner),
+  def('task.completed', 'a task is marked done', Task, toTaskOwner),
+  def('task.assigned', 'someone is assigned to a task; sent to the assignee', Task, toAssignee),
+  def('task.due_changed', 'a task\'s due date is set or moved', Task, withPrevious((t: Task) => t.createdBy), {
     previous: TaskDueChangedPrevious,
   }),
-  def('task.deleted', 'a task is deleted', TaskPayload, toTaskOwner),
+  def('task.deleted', 'a task is deleted', Task, toTaskOwner),
   def('booking.created', 'someone books through a public booking page', BookingPayload, toHost),
   def('booking.cancelled', 'a booking is cancelled by guest or host', BookingPayload, toHost),
   def('booking.rescheduled', 'a booking moves, by guest or host; carries the previous start', BookingPayload,

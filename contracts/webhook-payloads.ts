@@ -1,32 +1,10 @@
 /**
  * Payload (`data` / `previous`) schemas of the webhook types whose resources have no slice of their own yet
- * (tasks, bookings) and of the integration layer. When a slice lands it should export its resource
- * schema and the catalogue should point at it.
+ * (bookings) and of the integration layer, and the `previous` of task.due_changed. When a slice lands it
+ * should export its resource schema and the catalogue should point at it.
  */
 import { z } from 'zod';
 import { DateTime, Uuid } from './common';
-
-const Priority = z.enum(['low', 'normal', 'high']);
-
-export const TaskPayload = z
-  .object({
-    id: Uuid,
-    title: z.string(),
-    notes: z.string().nullable(),
-    projectId: Uuid.nullable(),
-    listId: Uuid.nullable(),
-    dueAt: DateTime.nullable(),
-    estimateMinutes: z.number().int().nullable(),
-    priority: Priority,
-    assigneeId: Uuid.nullable(),
-    status: z.string().describe('`open` or `done` (further states may be added)'),
-    createdBy: Uuid,
-    createdAt: DateTime,
-    updatedAt: DateTime,
-    completedAt: DateTime.nullable(),
-    deletedAt: DateTime.nullable(),
-  })
-  .meta({ id: 'TaskPayload', description: 'A task as webhooks deliver it.' });
 
 export const TaskDueChangedPrevious = z
   .object({ dueAt: DateTime.nullable().describe('The due date before the change (null: there was none)') })

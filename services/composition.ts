@@ -21,6 +21,7 @@ import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
 import { routinesProjection } from '../projections/routines.projection';
 import { scheduleProjection } from '../projections/schedule.projection';
+import { tasksProjection } from '../projections/tasks.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
 import { ApiKeys } from '../write-api/api-keys/api-keys';
@@ -42,7 +43,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection,
+  routinesProjection, tasksProjection,
 ];
 
 export interface Ports {

@@ -19,6 +19,7 @@ import { routineOperations } from '../contracts/routines';
 import { spaceOperations } from '../contracts/spaces';
 import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
+import { projectOperations, taskOperations } from '../contracts/tasks';
 import { webhookOperations } from '../contracts/webhooks';
 import { availabilityRoutes } from '../read-api/availability/availability.routes';
 import { devicesReadRoutes } from '../read-api/devices/devices.routes';
@@ -35,6 +36,7 @@ import { profileReadRoutes } from '../read-api/profile/profile.routes';
 import { routinesReadRoutes } from '../read-api/routines/routines.routes';
 import { spacesReadRoutes } from '../read-api/spaces/spaces.routes';
 import { syncRoutes } from '../read-api/sync/sync.routes';
+import { tasksReadRoutes } from '../read-api/tasks/tasks.routes';
 import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
@@ -52,6 +54,8 @@ import { tokenRoutes } from '../write-api/oauth/token.routes';
 import { profileWriteRoutes } from '../write-api/profile/profile.routes';
 import { routinesWriteRoutes } from '../write-api/routines/routines.routes';
 import { spacesWriteRoutes } from '../write-api/spaces/spaces.routes';
+import { projectsWriteRoutes } from '../write-api/tasks/projects.routes';
+import { tasksWriteRoutes } from '../write-api/tasks/tasks.routes';
 import { webhooksWriteRoutes } from '../write-api/webhooks/webhooks.routes';
 import type { AppContext } from './app-context';
 import type { Route } from './http/route';
@@ -62,7 +66,7 @@ export const apiOperations: Operation[] = [
   ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
-  ...routineOperations,
+  ...routineOperations, ...taskOperations, ...projectOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -97,5 +101,8 @@ export function apiRoutes(app: AppContext): Route[] {
     ...bugReportsReadRoutes(app), ...bugReportsWriteRoutes(app),
     ...routinesReadRoutes(app),
     ...routinesWriteRoutes(app),
+    ...tasksReadRoutes(app),
+    ...tasksWriteRoutes(app),
+    ...projectsWriteRoutes(app),
   ];
 }

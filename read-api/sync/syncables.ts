@@ -7,6 +7,7 @@
 import { GOALS } from '../../projections/goals.projection';
 import { ROUTINES } from '../../projections/routines.projection';
 import { SCHEDULE } from '../../projections/schedule.projection';
+import { TASKS } from '../../projections/tasks.projection';
 import type { Filter } from '../../services/readstore/read-store.port';
 
 export interface Owner {
@@ -37,6 +38,10 @@ export const SYNCABLES: readonly Syncable[] = [
   { type: 'spaces', projection: SCHEDULE, collection: 'spaces', owned: inSpaces('id') },
   { type: 'goals', projection: GOALS, collection: 'goals', owned: ({ userId }) => ({ userId }), bootstrap: true },
   { type: 'routines', projection: ROUTINES, collection: 'routines', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
+  // A task has one row per person who sees it (owner, assignee): see projections/tasks.projection.ts.
+  { type: 'tasks', projection: TASKS, collection: 'tasks', owned: ({ userId }) => ({ _viewerId: userId }) },
+  { type: 'projects', projection: TASKS, collection: 'projects', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
+  { type: 'lists', projection: TASKS, collection: 'lists', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
 ];
 
 export const SYNC_PROJECTIONS: readonly string[] = [...new Set(SYNCABLES.map((s) => s.projection))];

@@ -43,7 +43,7 @@ function isBodyParserError(err: unknown): err is BodyParserError {
 function bodyParserError(err: BodyParserError): ApiError {
   switch (err.type) {
     case 'entity.parse.failed':
-      return new ApiError(400, 'invalid_request', 'The body is not valid JSON');
+      return new ApiError(400, 'invalid_request', 'The body is not valid JSON', { issues: [{ path: 'body', message: 'not valid JSON' }] });
     case 'entity.too.large':
       return new ApiError(413, 'payload_too_large', 'The body is too large');
     case 'encoding.unsupported':

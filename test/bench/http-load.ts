@@ -3,7 +3,7 @@
  * sent to load-child.ts over IPC; every run uses the same connection count and duration.
  */
 import autocannon from 'autocannon';
-import { eventBody } from './util';
+import { eventBody, taskBody } from './util';
 
 export const CONNECTIONS = 50;
 
@@ -12,7 +12,10 @@ export type LoadSpec =
   /** POST /events: each request a new event in its own 30-minute slot; request i is sent as user tokens[i % n]. */
   | { kind: 'post-events'; url: string; seconds: number; tokens: string[]; baseMs: number; firstSlot?: number; connections?: number }
   /** GET of one path below the service URL (e.g. `/api/v1/events?from=…&to=…`) with a bearer token. */
-  | { kind: 'get'; url: string; seconds: number; token: string; path: string; connections?: number };
+  | { kind: 'get'; url: string; seconds: number; token: string; path: string; connections?: number }
+
+  /** POST /tasks: request i goes to tokens[floor(i / perToken)], so no owner's board reaches its task limit. */
+  | { kind: 'post-tasks'; url: string; seconds: number; tokens: string[]; perToken: number; connections?: number };
 
 export interface LoadResult {
   label: string;
@@ -46,28 +49,35 @@ function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number
     case 'post-events': {
       // A process-wide counter: every request (whatever its connection) gets the next free slot, so no two
       // events overlap and none conflicts. Tokens rotate per request (one user when there is one token).
-      let slot = spec.firstSlot ?? 0;
-      let sent = 0;
-      const headers = spec.tokens.map((t) => ({ 'content-type': 'application/json', authorization: `Bearer ${t}` }));
-      return {
-        opts: {
-          ...base,
-          requests: [
-            {
-              method: 'POST',
-              path: '/api/v1/events',
-              setupRequest: (req) => {
-                const i = slot++;
-                sent++;
-                return { ...req, headers: headers[i % headers.length], body: JSON.stringify(eventBody(spec.baseMs, i)) };
-              },
-            },
-          ],
-        },
-        sent: () => sent,
-      };
+      const first = spec.firstSlot ?? 0;
+      return posting(base, '/api/v1/events', spec.tokens, (i) => ({ token: (first + i) % spec.tokens.length, body: eventBody(spec.baseMs, first + i) }));
     }
+    case 'post-tasks':
+      return posting(base, '/api/v1/tasks', spec.tokens, (i) => ({
+        token: Math.min(Math.floor(i / spec.perToken), spec.tokens.length - 1),
+        body: taskBody(i),
+      }));
   }
+}
+
+/** A POST load whose request i (counted across all connections) is built by `make`: which token, what body. */
+function posting(base: autocannon.Options, path: string, tokens: string[], make: (i: number) => { token: number; body: unknown }) {
+  let sent = 0;
+  const headers = tokens.map((t) => ({ 'content-type': 'application/json', authorization: `Bearer ${t}` }));
+  const opts: autocannon.Options = {
+    ...base,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        setupRequest: (req) => {
+          const { token, body } = make(sent++);
+          return { ...req, headers: headers[token], body: JSON.stringify(body) };
+        },
+      },
+    ],
+  };
+  return { opts, sent: () => sent };
 }
 
 export async function runLoad(label: string, spec: LoadSpec): Promise<LoadResult> {
@@ -88,6 +98,6 @@ export async function runLoad(label: string, spec: LoadSpec): Promise<LoadResult
     errors: r.errors,
     timeouts: r.timeouts,
     statusCodes,
-    ...(spec.kind === 'post-events' ? { sent: sent() } : {}),
+    ...(spec.kind === 'post-events' || spec.kind === 'post-tasks' ? { sent: sent() } : {}),
   };
 }

@@ -4,7 +4,8 @@
  *   1. bare express "hello world" (child process) as the HTTP baseline
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
  *   3. GET /events?from&to over one week holding 200 events; GET /available-slots for 14 days over a calendar of
- *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines
+ *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines;
+ *      POST /tasks
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
@@ -38,6 +39,8 @@ const WEBHOOK_PROBES = 300;
 const WEBHOOK_PROBE_INTERVAL_MS = 10;
 const GET_EVENTS = 200;
 const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
+/** POST /tasks moves on to a fresh owner after this many tasks: every board stays far below its 10,000-task limit. */
+const TASKS_PER_OWNER = 4000;
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const ms = (n: number) => `${fmt(n, n < 10 ? 2 : 1)} ms`;
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
   let routinesRes: LoadResult;
   let postRes: LoadResult;
   let multiRes: LoadResult | null = null;
+  let tasksRes: LoadResult;
   try {
     const reader = await signUp(base);
     const c0 = performance.now();
@@ -172,6 +176,16 @@ async function main(): Promise<void> {
       });
       printLoad(multiRes, baseline);
     }
+
+    // As many owners as the POST /events rate suggests, twice over; warmup and measured run use their own.
+    const owners = Math.min(60, Math.ceil((2 * postRes.rps * SECONDS) / TASKS_PER_OWNER) + 1);
+    const tokensOf = async (n: number) => (await Promise.all(Array.from({ length: n }, () => signUp(base)))).map((u) => u.token);
+    const taskSpec = { kind: 'post-tasks' as const, url: service.url, perToken: TASKS_PER_OWNER, connections: CONN };
+    await runLoad('POST /tasks (warmup)', { ...taskSpec, seconds: WARMUP, tokens: await tokensOf(Math.ceil(owners / 4)) });
+    tasksRes = await runLoad(`POST /tasks (one owner's board at a time; the next owner after ${TASKS_PER_OWNER} tasks)`, {
+      ...taskSpec, seconds: SECONDS, tokens: await tokensOf(owners),
+    });
+    printLoad(tasksRes, baseline);
   } finally {
     await service.stop();
   }
@@ -211,6 +225,8 @@ async function main(): Promise<void> {
     { figure: 'Baseline express GET /hello', value: `${fmt(baseline.rps, 0)} rps, p50 ${ms(baseline.p50)}, p99 ${ms(baseline.p99)}`, target: '-', result: '-' },
     { figure: 'POST /events throughput', value: `${fmt(postRes.rps, 0)} rps = ${pct(postRes.rps / baseline.rps)} of baseline`, target: '>= 40 % of baseline', result: pass(postRes.rps >= 0.4 * baseline.rps) },
     { figure: 'POST /events latency', value: `p50 ${ms(postRes.p50)}, p99 ${ms(postRes.p99)}`, target: '-', result: '-' },
+    { figure: 'POST /tasks throughput', value: `${fmt(tasksRes.rps, 0)} rps = ${pct(tasksRes.rps / baseline.rps)} of baseline`, target: '>= 40 % of baseline', result: pass(tasksRes.rps >= 0.4 * baseline.rps) },
+    { figure: 'POST /tasks latency', value: `p50 ${ms(tasksRes.p50)}, p99 ${ms(tasksRes.p99)}`, target: '-', result: '-' },
     ...(multiRes
       ? [{ figure: `POST /events, ${MULTI_USERS} users (info)`, value: `${fmt(multiRes.rps, 0)} rps = ${pct(multiRes.rps / baseline.rps)}, p50 ${ms(multiRes.p50)}, p99 ${ms(multiRes.p99)}`, target: '-', result: '-' }]
       : []),

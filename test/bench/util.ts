@@ -102,6 +102,17 @@ export async function signUp(base: string): Promise<User> {
   return { token: res.body.session.token as string, userId: res.body.user.id as string, email };
 }
 
+/** Body of task `i` of the POST /tasks load: no project, so every task goes to the end of the owner's inbox order. */
+export function taskBody(i: number) {
+  return {
+    title: `Bench task ${i}`,
+    notes: 'Created by the load bench',
+    dueAt: new Date(Date.UTC(2031, 0, 1) + (i % 1000) * 3_600_000).toISOString(),
+    estimateMinutes: 30,
+    priority: 'normal',
+  };
+}
+
 /** Body of a one-off, non-recurring event in slot `i` (30-minute slots from `baseMs`): distinct slots never overlap. */
 export function eventBody(baseMs: number, i: number, title = 'Bench meeting') {
   const start = baseMs + i * 30 * 60_000;

@@ -2,6 +2,7 @@
  * Hostile input: over 2,000 malformed requests across the endpoints. Every answer must be a 4xx in the error
  * envelope (never a 5xx), and the event log must not grow: nothing malformed is ever stored.
  */
+import { prng } from '../support/prng';
 import { request, signUp, startTestService, type Client, type TestService } from '../support/service';
 
 let svc: TestService;
@@ -9,13 +10,6 @@ let base: string;
 let user: Client;
 let eventId: string;
 
-/** A small deterministic PRNG, so a failure can be reproduced. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed * 1664525 + 1013904223) % 4294967296;
-    return seed / 4294967296;
-  };
-}
 const random = prng(20261122);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 /** Lone surrogates cannot be URI-encoded: send the raw invalid UTF-8 bytes instead (hostile too). */

@@ -60,7 +60,9 @@ describe('GET /me/bootstrap', () => {
   it('returns user, spaces, calendars, a cursor and the server time', async () => {
     const c = await signUp(base);
     const body = await bootstrap(c);
-    expect(Object.keys(body).sort()).toEqual(['calendars', 'cursor', 'goals', 'routines', 'serverTime', 'spaces', 'user']);
+    expect(Object.keys(body).sort()).toEqual(['calendars', 'cursor', 'goals', 'lists', 'projects', 'routines', 'serverTime', 'spaces', 'user']);
+    expect(body.projects).toEqual([]);
+    expect(body.lists).toEqual([]);
     expect(body.user).toMatchObject({ id: c.userId, email: c.email });
     expect(body.spaces).toEqual([expect.objectContaining({ id: body.user.personalSpaceId, kind: 'personal', ownerId: c.userId })]);
     expect(body.calendars).toEqual([

@@ -8,24 +8,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { verifyWebhookSignature } from '../../contracts/webhook-signature';
-import { sleep, startReceiver, until, type Receiver } from '../support/receiver';
+import { DELIVERY_WAIT_MS as WAIT_MS, RECEIVING_ENV as env, sleep, until, useServiceAndReceiver, type Receiver } from '../support/receiver';
 import { request, signUp, startTestService, type Client, type TestService } from '../support/service';
 
-const env = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50,50', WEBHOOK_TIMEOUT_MS: '2000' };
-/** Kafka needs seconds for a consumer group to join; everything else is quick. */
-const WAIT_MS = 45_000;
 jest.setTimeout(90_000);
 
 let svc: TestService;
 let receiver: Receiver;
-
-beforeAll(async () => {
-  [svc, receiver] = await Promise.all([startTestService(env), startReceiver()]);
-});
-afterAll(async () => {
-  await svc.stop();
-  await receiver.close();
-});
+useServiceAndReceiver((started, r) => ([svc, receiver] = [started, r]));
 
 let paths = 0;
 let slot = 0;

@@ -3,6 +3,7 @@
  * with what the responder for that path says (default 200).
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { startTestService, type TestService } from './service';
 
 export interface Received {
   path: string;
@@ -72,3 +73,22 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 20_000
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Service settings for suites that receive webhooks on 127.0.0.1: private URLs allowed, quick retries. */
+export const RECEIVING_ENV = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50,50', WEBHOOK_TIMEOUT_MS: '2000' };
+/** How long a suite waits for deliveries: Kafka needs seconds for a consumer group to join; everything else is quick. */
+export const DELIVERY_WAIT_MS = 45_000;
+
+/** Starts a service and a receiver for the file's tests (beforeAll) and stops both after them (afterAll). */
+export function useServiceAndReceiver(onStart: (svc: TestService, receiver: Receiver) => void): void {
+  let svc: TestService | undefined;
+  let receiver: Receiver | undefined;
+  beforeAll(async () => {
+    [svc, receiver] = await Promise.all([startTestService(RECEIVING_ENV), startReceiver()]);
+    onStart(svc, receiver);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await receiver?.close();
+  });
+}

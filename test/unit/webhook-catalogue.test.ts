@@ -29,7 +29,7 @@ const sampleEvent: Event = {
 const sampleTask = {
   id: uuid(10), title: 'Write', notes: null, projectId: null, listId: null, dueAt: at, estimateMinutes: 30,
   priority: 'normal', assigneeId: uuid(11), status: 'open', createdBy: uuid(12), createdAt: at, updatedAt: at,
-  completedAt: null, deletedAt: null,
+  completedAt: null, deletedAt: null, rank: 'V00000', version: 1,
 };
 const meta = { userId: uuid(4) };
 
@@ -68,6 +68,7 @@ describe('webhook catalogue', () => {
     expect(wired).toEqual([
       'event.created', 'event.updated', 'event.cancelled',
       'routine.created', 'routine.updated', 'routine.deleted', 'routine.period.completed', 'routine.period.skipped',
+      'task.created', 'task.updated', 'task.completed', 'task.assigned', 'task.due_changed', 'task.deleted',
       'messaging.received', 'payments.event', 'form.submitted',
     ]);
   });
@@ -90,11 +91,13 @@ describe('webhook catalogue', () => {
     expect(def.data.safeParse(payload).success).toBe(true);
   });
 
-  it('plans task.assigned for the assignee and task.due_changed with the old due date', () => {
+  it('delivers task.assigned to the assignee and task.due_changed with the old due date', () => {
     const [{ produce: assigned }] = webhooksProducedBy('task.assigned');
     expect(assigned({ data: sampleTask, metadata: meta }).audience).toEqual({ userIds: [sampleTask.assigneeId] });
     const [{ def, produce: due }] = webhooksProducedBy('task.due_changed');
-    const produced = due({ data: { data: sampleTask, previous: { dueAt: null } }, metadata: meta });
+    const domain = { data: sampleTask, previous: { dueAt: null } };
+    expect(domainEvents['task.due_changed'].safeParse(domain).success).toBe(true);
+    const produced = due({ data: domain, metadata: meta });
     expect(produced).toEqual({ data: sampleTask, previous: { dueAt: null }, audience: { userIds: [sampleTask.createdBy] } });
     expect(def.data.safeParse(produced.data).success).toBe(true);
   });
