@@ -11,7 +11,8 @@ import type { RecordedEvent } from '../services/eventstore/event-store.port';
 import { focusView, FocusSessionRecord } from '../contracts/focus';
 import { Routine, RoutinePeriodDay } from '../contracts/routines';
 import type { Doc } from '../services/readstore/read-store.port';
-import { addDays, localDate, mondayOf, overlapMinutes, weekAt, weekOf } from '../services/time/week';
+import { overlapMinutes, weekAt, weekOf } from '../services/time/week';
+import { addDays, localDate, mondayOf } from '../services/time/local-time';
 import { eventTime, timeFields, type EventTime } from './event-time';
 import { projection, type ProjectionDocs } from './projection';
 

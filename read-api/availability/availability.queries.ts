@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { AVAILABILITY_LIMITS, type AvailabilityQuery, type AvailableSlotsQuery, type FreeBusyQuery } from '../../contracts/availability';
 import { availabilityOf, inputWindow, type Availability } from '../../services/availability/engine';
 import { clip, overlaps } from '../../services/availability/intervals';
-import { localDate, localDays, MINUTE_MS, type LocalDay } from '../../services/availability/local-time';
+import { localDate, localDays, MINUTE_MS, type LocalDay } from '../../services/time/local-time';
 import { rankFree } from '../../services/availability/ranking';
 import { busyWindows, freeWindows, timeline } from '../../services/availability/timeline';
 import type { Interval, Occurrence, RoutineBlock, Rules } from '../../services/availability/types';

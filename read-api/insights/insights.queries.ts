@@ -9,7 +9,8 @@ import { emptyTotals, INSIGHTS, weekDocId, type WeekDoc, type WeekTotals } from 
 import type { ReadModels } from '../../projections/read-models';
 import type { Doc } from '../../services/readstore/read-store.port';
 import { occurrences, type Recurring } from '../../services/time/recurrence';
-import { addDays, isoWeekday, overlapMinutes, weekOf, type Week } from '../../services/time/week';
+import { overlapMinutes, weekOf, type Week } from '../../services/time/week';
+import { addDays, isoWeekday } from '../../services/time/local-time';
 import { allGoals, goalProgress } from '../goals/goals.queries';
 
 /** Bounds of one read: recurring series and routines of one person. */

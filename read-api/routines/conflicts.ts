@@ -2,7 +2,8 @@
 import type { z } from 'zod';
 import type { RoutineConflict } from '../../contracts/routines';
 import type { ReadModels } from '../../projections/read-models';
-import { addDays, dayClock, wallClock } from '../../services/time/zone';
+import { wallClock } from '../../services/time/zone';
+import { addDays, dayClock } from '../../services/time/local-time';
 import { eventsBetween } from '../events/events.queries';
 import { suggestFreeTime, type Span } from './free-time';
 import { routineDays, type RoutineDayEntry } from './routines.queries';

@@ -3,13 +3,12 @@ import { ROUTINE_LIMITS, type RoutineInstance, type RoutineView } from '../../co
 import { publicView, type ReadModels } from '../../projections/read-models';
 import { ROUTINES, type RoutineDayDoc, type RoutineDoc } from '../../projections/routines.projection';
 import { invalid } from '../../services/errors';
-import { addDays, dayClock, daysBetween, localDate } from '../../services/time/zone';
+import { addDays, dayClock, daysBetween, localDate } from '../../services/time/local-time';
 import { dayKey, occursOn } from '../../write-api/routines/routines.decider';
 import { userById } from '../profile/users.queries';
 import { pageOf } from '../shared/paging';
-import { blockOf, instanceOf, type RoutineBlock } from './instances';
-
-export type { RoutineBlock } from './instances';
+import type { RoutineBlock } from '../../services/availability/types';
+import { blockOf, instanceOf } from './instances';
 
 /** Routine times are wall-clock times of the owner's profile zone as it is now. */
 export async function timeZoneOf(models: ReadModels, userId: string): Promise<string> {

@@ -7,7 +7,7 @@ import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
 import { etagOf } from '../../services/http/etag';
 import { route } from '../../services/http/route';
-import { daysBetween, localDate } from '../../services/time/zone';
+import { daysBetween, localDate } from '../../services/time/local-time';
 import { AnswerCache } from '../shared/answer-cache';
 import { routineConflicts } from './conflicts';
 import { routineDays, routineOf, routinesPage, timeZoneOf } from './routines.queries';

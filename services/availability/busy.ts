@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import { occurrences } from '../time/recurrence';
 import { wallClock } from '../time/zone';
 import { overlaps } from './intervals';
-import { addDays, DAY_MS, epochAt, localDate } from './local-time';
+import { addDays, DAY_MS, epochAt, localDate } from '../time/local-time';
 import type { Blocked, CalendarEvent, Interval, Occurrence, RoutineBlock } from './types';
 
 /** Room a request may take: stored events read, and occurrences (event occurrences plus routine periods) used. */

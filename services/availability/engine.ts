@@ -6,7 +6,7 @@
 import { ApiError } from '../errors';
 import { busyBlocks, DEFAULT_BUDGET, expandEvents, overBudget, type Budget } from './busy';
 import { overlaps } from './intervals';
-import { DAY_MS, MINUTE_MS } from './local-time';
+import { DAY_MS, MINUTE_MS } from '../time/local-time';
 import { ruleBlocks } from './rules';
 import type { Blocked, CalendarEvent, Interval, Occurrence, RoutineBlock, Rules } from './types';
 

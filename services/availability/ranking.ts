@@ -1,5 +1,5 @@
 import { coveredMs } from './intervals';
-import { MINUTE_MS } from './local-time';
+import { MINUTE_MS } from '../time/local-time';
 import type { Interval } from './types';
 import { everyDay, localHoursIn } from './weekly-hours';
 

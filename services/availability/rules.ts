@@ -1,5 +1,5 @@
 import { complement } from './intervals';
-import { MINUTE_MS } from './local-time';
+import { MINUTE_MS } from '../time/local-time';
 import type { Blocked, Interval, Rules } from './types';
 import { localHoursIn } from './weekly-hours';
 

@@ -1,5 +1,5 @@
 import { wallClock } from '../time/zone';
-import { MINUTE_MS } from './local-time';
+import { MINUTE_MS } from '../time/local-time';
 import type { Interval } from './types';
 
 export interface SlotOptions {

@@ -1,5 +1,5 @@
 import { clip, mergeIntervals } from './intervals';
-import { addDays, epochAt, isoWeekday, localDate } from './local-time';
+import { addDays, epochAt, isoWeekday, localDate } from '../time/local-time';
 import type { Interval, WeeklyHours } from './types';
 
 /** Monday to Friday, 09:00-17:00 in the owner's zone. */

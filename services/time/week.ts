@@ -2,29 +2,7 @@
  * Calendar weeks in a user's IANA zone. Weeks start on Monday (ISO 8601) and are named by that Monday's date, so a
  * week key is the same whatever zone computed it; its instants are the zone's local midnights.
  */
-import { wallClock } from './zone';
-
-const DAY_MS = 86_400_000;
-
-/** The local date (`YYYY-MM-DD`) of an instant in a zone. */
-export const localDate = (epochMs: number, timeZone: string): string => wallClock(epochMs, timeZone).local.slice(0, 10);
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** ISO weekday of a date: Monday 1 … Sunday 7. */
-export const isoWeekday = (date: string): number => new Date(`${date}T00:00:00Z`).getUTCDay() || 7;
-
-export const mondayOf = (date: string): string => addDays(date, 1 - isoWeekday(date));
-
-/** The instant the date begins in the zone (where midnight is skipped by DST: the first instant of that day). */
-export function startOfDay(date: string, timeZone: string): number {
-  const asUtc = Date.parse(`${date}T00:00:00Z`);
-  let guess = asUtc - wallClock(asUtc, timeZone).offsetMinutes * 60_000;
-  guess = asUtc - wallClock(guess, timeZone).offsetMinutes * 60_000;
-  return localDate(guess, timeZone) < date ? guess + 3_600_000 : guess;
-}
+import { addDays, epochAt, localDate, mondayOf } from './local-time';
 
 export interface Week {
   /** The Monday that names the week. */
@@ -34,7 +12,7 @@ export interface Week {
 }
 
 export function weekOf(monday: string, timeZone: string): Week {
-  return { monday, start: startOfDay(monday, timeZone), end: startOfDay(addDays(monday, 7), timeZone) };
+  return { monday, start: epochAt(monday, 0, timeZone), end: epochAt(addDays(monday, 7), 0, timeZone) };
 }
 
 /** The week an instant falls in, in the zone. */

@@ -40,32 +40,3 @@ export function canonicalZoneName(timeZone: string): string {
   const resolved = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
   return resolved.toLowerCase() === timeZone.toLowerCase() ? resolved : timeZone;
 }
-const DAY_MS = 86_400_000;
-const offsetMs = (epochMs: number, timeZone: string) => wallClock(epochMs, timeZone).offsetMinutes * 60_000;
-
-/**
- * Instants of the minutes of one calendar date (0-1440; 1440 is the next midnight) in `timeZone`. The zone's offsets
- * are looked up once per date. A wall-clock time that a DST change skips moves forward by the change; one it repeats
- * is its first occurrence (Temporal's "compatible").
- */
-export function dayClock(date: string, timeZone: string): (minute: number) => number {
-  const midnight = Date.parse(`${date}T00:00:00Z`);
-  const before = offsetMs(midnight - DAY_MS, timeZone);
-  const after = offsetMs(midnight + 2 * DAY_MS, timeZone);
-  if (before === after) return (minute) => midnight + minute * 60_000 - before;
-  return (minute) => {
-    const local = midnight + minute * 60_000;
-    const fits = [local - before, local - after].filter((t) => t + offsetMs(t, timeZone) === local);
-    return fits.length ? Math.min(...fits) : local - before;
-  };
-}
-
-/** The calendar date (YYYY-MM-DD) at `epochMs` in `timeZone`. */
-export const localDate = (epochMs: number, timeZone: string) => wallClock(epochMs, timeZone).local.slice(0, 10);
-
-/** Calendar-date arithmetic on YYYY-MM-DD, zone-free. */
-export const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-export const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-/** ISO weekday of a date: Monday 1 ... Sunday 7. */
-export const isoWeekday = (date: string) => ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;

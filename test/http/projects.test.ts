@@ -4,7 +4,7 @@
  * Contract: api-spec.md "Projects", addendum.md "Tasks, projects, lists"; docs/api-decisions.md (projects).
  */
 import { randomUUID } from 'node:crypto';
-import { expectError, expectInvalid, expectNotFound } from '../support/api-errors';
+import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
 import { type Client, signUp, useTestService } from '../support/service';
 
 let base: string;

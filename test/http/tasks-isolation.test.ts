@@ -2,7 +2,7 @@
  * Tenant isolation of tasks, projects and lists over real HTTP: user B can neither see nor touch anything of user
  * A's, and gets 404 (never 403) for A's ids. Contract: addendum.md "Errors" (404 for what the caller may not see).
  */
-import { expectNotFound } from '../support/api-errors';
+import { expectNotFound } from '../support/api-expect';
 import { signUp, startTestService, type Client, type TestService } from '../support/service';
 
 let svc: TestService;

@@ -3,7 +3,7 @@
  * move, delete, bad input. Contract: addendum.md "Tasks, projects, lists"; docs/api-decisions.md (tasks).
  */
 import { randomUUID } from 'node:crypto';
-import { expectError, expectInvalid, expectNotFound } from '../support/api-errors';
+import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
 import { type Client, request, signUp, useTestService } from '../support/service';
 
 let base: string;

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_BUDGET, expandEvents } from '../../services/availability/busy';
 import { availabilityOf } from '../../services/availability/engine';
-import { localDays } from '../../services/availability/local-time';
+import { localDays } from '../../services/time/local-time';
 import { freeWindows, timeline } from '../../services/availability/timeline';
 import type { CalendarEvent, RoutineBlock, Rules, WeeklyHours } from '../../services/availability/types';
 import { DEFAULT_WORKING_HOURS, everyDay } from '../../services/availability/weekly-hours';

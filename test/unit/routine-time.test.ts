@@ -2,7 +2,7 @@
  * The time pieces routines stand on: wall-clock minutes of a date to instants across DST changes (whatever the
  * process zone: the suite runs with TZ=America/New_York), date arithmetic, and the free-time finder.
  */
-import { addDays, dayClock, daysBetween, isoWeekday, localDate } from '../../services/time/zone';
+import { addDays, dayClock, daysBetween, isoWeekday, localDate } from '../../services/time/local-time';
 import { suggestFreeTime } from '../../read-api/routines/free-time';
 
 const iso = (ms: number) => new Date(ms).toISOString();

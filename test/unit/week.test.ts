@@ -1,5 +1,6 @@
 /** Weeks in a zone: Monday-named, local midnights, across DST changes, whatever the process's own zone. */
-import { addDays, isoWeekday, mondayOf, startOfDay, weekAt, weekOf } from '../../services/time/week';
+import { weekAt, weekOf } from '../../services/time/week';
+import { addDays, epochAt, isoWeekday, mondayOf } from '../../services/time/local-time';
 
 describe('weeks in a zone', () => {
   it('names a week by its Monday', () => {
@@ -11,9 +12,9 @@ describe('weeks in a zone', () => {
   });
 
   it('starts each day at the zone\'s midnight', () => {
-    expect(new Date(startOfDay('2025-03-03', 'Europe/Berlin')).toISOString()).toBe('2025-03-02T23:00:00.000Z');
-    expect(new Date(startOfDay('2025-07-07', 'America/Los_Angeles')).toISOString()).toBe('2025-07-07T07:00:00.000Z');
-    expect(new Date(startOfDay('2025-03-03', 'Asia/Kolkata')).toISOString()).toBe('2025-03-02T18:30:00.000Z');
+    expect(new Date(epochAt('2025-03-03', 0, 'Europe/Berlin')).toISOString()).toBe('2025-03-02T23:00:00.000Z');
+    expect(new Date(epochAt('2025-07-07', 0, 'America/Los_Angeles')).toISOString()).toBe('2025-07-07T07:00:00.000Z');
+    expect(new Date(epochAt('2025-03-03', 0, 'Asia/Kolkata')).toISOString()).toBe('2025-03-02T18:30:00.000Z');
   });
 
   it('a week holding a DST change is an hour shorter or longer', () => {
@@ -25,7 +26,7 @@ describe('weeks in a zone', () => {
 
   it('where midnight does not exist, the day starts at the first instant it has', () => {
     // Chile moved its clocks from 00:00 to 01:00 on 2025-09-07.
-    expect(new Date(startOfDay('2025-09-07', 'America/Santiago')).toISOString()).toBe('2025-09-07T04:00:00.000Z');
+    expect(new Date(epochAt('2025-09-07', 0, 'America/Santiago')).toISOString()).toBe('2025-09-07T04:00:00.000Z');
   });
 
   it('puts an instant in the week of its local date', () => {

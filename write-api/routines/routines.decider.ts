@@ -11,7 +11,7 @@ import {
 import type { Decider } from '../../services/commands/decider';
 import { ApiError, conflict, invalid, notFound, versionMismatch } from '../../services/errors';
 import { deterministicUuid } from '../../services/ids';
-import { isoWeekday } from '../../services/time/zone';
+import { isoWeekday } from '../../services/time/local-time';
 
 /** A period's state on one date. Times are null while the period keeps its own. */
 export interface RoutineDay {

@@ -10,7 +10,7 @@ import { notFound } from '../../services/errors';
 import { etagOf, expectedVersions } from '../../services/http/etag';
 import { route, type Input } from '../../services/http/route';
 import { deterministicUuid } from '../../services/ids';
-import { dayClock } from '../../services/time/zone';
+import { dayClock } from '../../services/time/local-time';
 import { dayKey, routinesDecider, routinesStream, type RoutineCommand } from './routines.decider';
 
 type IdParams = { id: string };

@@ -1,5 +1,5 @@
 /** Calendar dates and wall-clock minutes in an IANA zone, never the process's own zone. */
-import { wallClock } from '../time/zone';
+import { wallClock } from './zone';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
@@ -19,8 +19,14 @@ export function localMinute(epochMs: number, timeZone: string): number {
 
 export const addDays = (date: string, days: number): string => new Date(wallMidnight(date) + days * DAY_MS).toISOString().slice(0, 10);
 
+/** Whole days from one date to another (negative when `to` is earlier). */
+export const daysBetween = (from: string, to: string): number => Math.round((wallMidnight(to) - wallMidnight(from)) / DAY_MS);
+
 /** ISO weekday of a date: 1 Monday … 7 Sunday. */
 export const isoWeekday = (date: string): number => ((new Date(wallMidnight(date)).getUTCDay() + 6) % 7) + 1;
+
+/** The Monday of a date's ISO week. */
+export const mondayOf = (date: string): string => addDays(date, 1 - isoWeekday(date));
 
 /**
  * The instant at which the wall clock in `timeZone` shows `date` plus `minuteOfDay` (1440 is the next midnight).
@@ -36,6 +42,9 @@ export function epochAt(date: string, minuteOfDay: number, timeZone: string): nu
   }
   return epoch;
 }
+
+/** The instants of the minutes of one date in a zone (0-1440), for code that reads many minutes of one day. */
+export const dayClock = (date: string, timeZone: string) => (minute: number): number => epochAt(date, minute, timeZone);
 
 /** Answers of epochAt: the same few dates and minutes (today, working hours) are asked for again and again. */
 const known = new Map<string, number>();

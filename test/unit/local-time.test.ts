@@ -2,7 +2,7 @@
  * Wall clock to instants in the owner's zone, across DST changes in three hemispheres/rules, whatever the process
  * zone (the suite runs with TZ=America/New_York). Expected instants are worked out by hand from each zone's rules.
  */
-import { epochAt, isoWeekday, localDate, localDays, localMinute } from '../../services/availability/local-time';
+import { epochAt, isoWeekday, localDate, localDays, localMinute } from '../../services/time/local-time';
 import { DEFAULT_WORKING_HOURS, localHoursIn } from '../../services/availability/weekly-hours';
 
 const at = (iso: string) => Date.parse(iso);
