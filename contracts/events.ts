@@ -21,11 +21,34 @@ export const Attendee = z
   })
   .meta({ id: 'Attendee' });
 
+/** What a recurrence rule may ask for; each bound is checked when the rule is written, before anything is expanded. */
+export const RECURRENCE_LIMITS = {
+  /** COUNT at most this. */
+  maxCount: 1000,
+  /** UNTIL, and the last occurrence of a COUNT series, at most this many years after startsAt; the first occurrence too. */
+  horizonYears: 10,
+  maxInterval: 1000,
+  /** Distinct values in one BY* part. */
+  maxValuesPerPart: 31,
+  /** Start times a rule may produce on one day: BYHOUR x BYMINUTE x BYSECOND (for HOURLY, hours of the day reached). */
+  maxStartsPerDay: 24,
+} as const;
+
+const L = RECURRENCE_LIMITS;
 export const RecurrenceRule = z
   .string()
   .min(1)
   .max(500)
-  .describe('RFC 5545 RRULE without DTSTART, e.g. `FREQ=WEEKLY;BYDAY=MO,WE` (SECONDLY and MINUTELY are refused)');
+  .describe(
+    'RFC 5545 RRULE without DTSTART (`startsAt` is the first occurrence), e.g. `FREQ=WEEKLY;BYDAY=MO,WE`; an `RRULE:` ' +
+      'prefix is allowed. Parts: FREQ (HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY; SECONDLY and MINUTELY are refused), ' +
+      `INTERVAL (1-${L.maxInterval}), COUNT (1-${L.maxCount}) or UNTIL (not both), BYSECOND, BYMINUTE, BYHOUR, BYDAY, ` +
+      'BYMONTHDAY, BYYEARDAY, BYWEEKNO, BYMONTH, BYSETPOS, WKST; each at most once. Refused with 400: unknown or ' +
+      `repeated parts, malformed or repeated values, more than ${L.maxValuesPerPart} values in one part, more than ` +
+      `${L.maxStartsPerDay} start times per day, UNTIL before startsAt or more than ${L.horizonYears} years after it, a ` +
+      `COUNT not reached within ${L.horizonYears} years, and a rule with no occurrence in the ${L.horizonYears} years ` +
+      'from startsAt (such as `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30`). A series without COUNT or UNTIL has no end.',
+  );
 
 export const Event = z
   .object({

@@ -1,5 +1,14 @@
-import { RRuleTemporal } from 'rrule-temporal';
-import { zonedDateTimeText } from './zone';
+/**
+ * Recurring events: occurrences in a window, where a series ends, and whether a rule may be stored. A rule is
+ * evaluated on the wall clock of the event's IANA zone (a 09:00 meeting stays at 09:00 across DST changes; a wall time
+ * the spring change skips is no occurrence, RFC 5545 3.3.10), from the structure `parseRule` made. Work is
+ * proportional to the days a window spans: an open series jumps straight to the window, a COUNT series never runs
+ * past the horizon, and no rule produces more than RECURRENCE_LIMITS.maxStartsPerDay starts a day.
+ */
+import { RECURRENCE_LIMITS } from '../../contracts/events';
+import { civil, type CivilDate, DAY_MS, daysInMonth, daysInYear, epochDay, HOUR_MS, isoWeekday, startOfWeek } from './civil';
+import { parseRule, type Rule } from './rrule';
+import { instantOfWallClock, offsetMs } from './zone';
 
 export interface Recurring {
   startsAt: string;
@@ -15,62 +24,335 @@ export interface Interval {
 
 /** Upper bound for series without COUNT/UNTIL, as epoch ms (the largest valid Date). */
 export const OPEN_END = 8.64e15;
+const YEARS = RECURRENCE_LIMITS.horizonYears;
+/** How far after startsAt UNTIL, the end of a COUNT series and the first occurrence may lie. */
+export const HORIZON_MS = Math.ceil(YEARS * 365.25) * DAY_MS;
 
-const rules = new WeakMap<Recurring, RRuleTemporal>();
-
-function normalise(rule: string): string {
-  return rule.trim().replace(/^RRULE:/i, '');
+interface Series {
+  rule: Rule;
+  zone: string;
+  startMs: number;
+  /** The last instant an occurrence may start: UNTIL, or the horizon for a COUNT series. */
+  lastMs: number;
+  start: CivilDate;
+  startDay: number;
+  /** Start times of the rule, ascending: ms into the day (or into the hour, for HOURLY), in wall-clock time. */
+  times: number[];
+  matches(day: number): boolean;
 }
 
-function ruleFor(ev: Recurring): RRuleTemporal {
-  let r = rules.get(ev);
-  if (!r) {
-    const text = zonedDateTimeText(Date.parse(ev.startsAt), ev.timeZone);
-    const dtstart = { timeZoneId: ev.timeZone, toString: () => text };
-    r = new RRuleTemporal({ rruleString: normalise(ev.recurrenceRule!), dtstart, maxIterations: 100_000 });
-    rules.set(ev, r);
+type Compiled = { series: Series } | { problem: string };
+
+const mod = (a: number, b: number) => ((a % b) + b) % b;
+const localDay = (ms: number, zone: string) => Math.floor((ms + offsetMs(ms, zone)) / DAY_MS);
+/** The instant a wall time shows; one skipped by the spring change maps to just after the change. */
+const latestInstant = (local: number, zone: string) =>
+  instantOfWallClock(local, zone) ?? local - offsetMs(local - DAY_MS, zone);
+
+function week1Start(year: number, weekStart: number): number {
+  const jan1 = epochDay(year, 1, 1);
+  const first = startOfWeek(jan1, weekStart);
+  return jan1 - first <= 3 ? first : first + 7; // week 1 has at least four days of the year
+}
+
+/** Does a day pass the rule's date parts (with the RFC defaults taken from the start)? */
+function dayMatcher(r: Rule, start: CivilDate, startDay: number): (day: number) => boolean {
+  const set = (values: number[] | null) => (values ? new Set(values) : null);
+  const datePartsGiven = r.byWeekNo || r.byYearDay || r.byMonthDay || r.byDay;
+  const months = set(r.byMonth ?? (r.freq === 'YEARLY' && !datePartsGiven ? [start.month] : null));
+  const monthDays = set(
+    r.byMonthDay ?? ((r.freq === 'MONTHLY' && !r.byDay) || (r.freq === 'YEARLY' && !datePartsGiven) ? [start.day] : null),
+  );
+  const yearDays = set(r.byYearDay);
+  const weekNos = set(r.byWeekNo);
+  const plainDays = set(r.byDay?.filter((d) => d.nth === 0).map((d) => d.weekday) ?? (r.freq === 'WEEKLY' ? [isoWeekday(startDay)] : null));
+  const ranked = r.byDay?.filter((d) => d.nth !== 0) ?? [];
+  const rankInMonth = r.freq === 'MONTHLY' || (r.freq === 'YEARLY' && r.byMonth !== null);
+
+  const weekNoMatches = (day: number, year: number) => {
+    let y = year;
+    if (day < week1Start(y, r.weekStart)) y--;
+    else if (day >= week1Start(y + 1, r.weekStart)) y++;
+    const first = week1Start(y, r.weekStart);
+    const weeks = (week1Start(y + 1, r.weekStart) - first) / 7;
+    const n = Math.floor((day - first) / 7) + 1;
+    return weekNos!.has(n) || weekNos!.has(n - weeks - 1);
+  };
+
+  return (day) => {
+    const c = civil(day);
+    if (months && !months.has(c.month)) return false;
+    const monthLength = daysInMonth(c.year, c.month);
+    if (monthDays && !monthDays.has(c.day) && !monthDays.has(c.day - monthLength - 1)) return false;
+    const yearDay = day - epochDay(c.year, 1, 1) + 1;
+    const yearLength = daysInYear(c.year);
+    if (yearDays && !yearDays.has(yearDay) && !yearDays.has(yearDay - yearLength - 1)) return false;
+    if (weekNos && !weekNoMatches(day, c.year)) return false;
+    if (!plainDays && ranked.length === 0) return true;
+    const weekday = isoWeekday(day);
+    if (plainDays?.has(weekday)) return true;
+    const [i, length] = rankInMonth ? [c.day, monthLength] : [yearDay, yearLength];
+    return ranked.some((d) => d.weekday === weekday && (d.nth > 0 ? Math.ceil(i / 7) === d.nth : Math.ceil((length - i + 1) / 7) === -d.nth));
+  };
+}
+
+function compile(ev: Recurring & { recurrenceRule: string }): Compiled {
+  const parsed = parseRule(ev.recurrenceRule);
+  if ('problem' in parsed) return parsed;
+  const { rule } = parsed;
+  const zone = ev.timeZone;
+  const startMs = Date.parse(ev.startsAt);
+  const startLocal = startMs + offsetMs(startMs, zone);
+  const startDay = Math.floor(startLocal / DAY_MS);
+  const ofDay = startLocal - startDay * DAY_MS;
+  const subSecond = mod(startLocal, 1000);
+  const pick = (given: number[] | null, fromStart: number) => given ?? [fromStart];
+  const inHour = pick(rule.byMinute, Math.floor(mod(ofDay, HOUR_MS) / 60_000)).flatMap((m) =>
+    pick(rule.bySecond, Math.floor(mod(ofDay, 60_000) / 1000)).map((s) => m * 60_000 + s * 1000 + subSecond),
+  );
+  const times = (rule.freq === 'HOURLY' ? inHour : pick(rule.byHour, Math.floor(ofDay / HOUR_MS)).flatMap((h) => inHour.map((t) => h * HOUR_MS + t))).sort(
+    (a, b) => a - b,
+  );
+  let untilMs = Number.POSITIVE_INFINITY;
+  if (rule.until) {
+    untilMs = 'utcMs' in rule.until ? rule.until.utcMs : latestInstant(rule.until.localMs + (rule.until.wholeDay ? DAY_MS - 1 : 0), zone);
+    if (untilMs < startMs) return { problem: 'UNTIL is before startsAt' };
+    if (untilMs > startMs + HORIZON_MS) return { problem: `UNTIL may be at most ${YEARS} years after startsAt` };
   }
-  return r;
+  const start = civil(startDay);
+  return {
+    series: {
+      rule, zone, startMs, start, startDay, times,
+      lastMs: Math.min(untilMs, rule.count === null ? Number.POSITIVE_INFINITY : startMs + HORIZON_MS),
+      matches: dayMatcher(rule, start, startDay),
+    },
+  };
 }
 
-/** Returns a reason when the rule is not one we accept, else null. */
-export function checkRule(ev: Recurring): string | null {
-  const rule = normalise(ev.recurrenceRule ?? '');
-  if (/DTSTART/i.test(rule)) return 'must not contain DTSTART (startsAt is the first occurrence)';
-  const freq = /(?:^|;)FREQ=([A-Z]+)/i.exec(rule)?.[1]?.toUpperCase();
-  if (!freq) return 'must have FREQ';
-  if (!['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'].includes(freq)) return `FREQ=${freq} is not supported`;
-  try {
-    const probe = { ...ev, recurrenceRule: rule };
-    ruleFor(probe).between(new Date(ev.startsAt), new Date(Date.parse(ev.startsAt) + 400 * 86_400_000), true);
-    return null;
-  } catch (err) {
-    return `is not a valid RRULE: ${(err as Error).message}`;
+const compiled = new WeakMap<Recurring, Compiled>();
+
+/** The compiled rule of a recurring event (cached per event object), or null for a single event. */
+function seriesOf(ev: Recurring): Compiled | null {
+  if (!ev.recurrenceRule) return null;
+  let c = compiled.get(ev);
+  if (!c) compiled.set(ev, (c = compile(ev as Recurring & { recurrenceRule: string })));
+  return c;
+}
+
+function bySetPos(positions: number[] | null, candidates: number[]): number[] {
+  if (!positions) return candidates;
+  const picked = positions.map((p) => candidates[p > 0 ? p - 1 : candidates.length + p]).filter((v) => v !== undefined);
+  return [...new Set(picked)].sort((a, b) => a - b);
+}
+
+/** First and last epoch day of day-based period `k` (DAILY, WEEKLY, MONTHLY, YEARLY). */
+function periodDays(s: Series, k: number): [number, number] {
+  const step = k * s.rule.interval;
+  switch (s.rule.freq) {
+    case 'DAILY':
+      return [s.startDay + step, s.startDay + step];
+    case 'WEEKLY': {
+      const first = startOfWeek(s.startDay, s.rule.weekStart) + 7 * step;
+      return [first, first + 6];
+    }
+    case 'MONTHLY': {
+      const abs = s.start.year * 12 + s.start.month - 1 + step;
+      const [y, m] = [Math.floor(abs / 12), mod(abs, 12) + 1];
+      return [epochDay(y, m, 1), epochDay(y, m, daysInMonth(y, m))];
+    }
+    default:
+      return [epochDay(s.start.year + step, 1, 1), epochDay(s.start.year + step, 12, 31)];
+  }
+}
+
+/** Index of the day-based period holding `day` (0 when before the first). */
+function periodAt(s: Series, day: number): number {
+  const i = s.rule.interval;
+  const c = civil(day);
+  let periods: number;
+  if (s.rule.freq === 'DAILY') periods = (day - s.startDay) / i;
+  else if (s.rule.freq === 'WEEKLY') periods = (day - startOfWeek(s.startDay, s.rule.weekStart)) / (7 * i);
+  else if (s.rule.freq === 'MONTHLY') periods = (c.year * 12 + c.month - (s.start.year * 12 + s.start.month)) / i;
+  else periods = (c.year - s.start.year) / i;
+  return Math.max(0, Math.floor(periods));
+}
+
+/** Candidate starts of day-based period `k` within days [lo, hi], ascending, after BYSETPOS. */
+function dayPeriod(s: Series, k: number, lo = -Infinity, hi = Infinity): number[] {
+  const [first, last] = periodDays(s, k);
+  const out: number[] = [];
+  for (let day = Math.max(first, lo); day <= Math.min(last, hi); day++) {
+    if (!s.matches(day)) continue;
+    // Most days keep one offset from the day before to the day after: their wall times map without a lookup each.
+    const offset = offsetMs(day * DAY_MS - DAY_MS, s.zone);
+    const steady = offset === offsetMs(day * DAY_MS + 2 * DAY_MS, s.zone);
+    for (const t of s.times) {
+      const at = steady ? day * DAY_MS + t - offset : instantOfWallClock(day * DAY_MS + t, s.zone);
+      if (at !== null) out.push(at);
+    }
+  }
+  return bySetPos(s.rule.bySetPos, out);
+}
+
+/** HOURLY periods from `fromMs` until `stopMs`: hours DTSTART + k x INTERVAL in exact time, skipping refused days. */
+function* hourlyPeriods(s: Series, fromMs: number, stopMs: number): Generator<number[]> {
+  const step = s.rule.interval * HOUR_MS;
+  const byHour = s.rule.byHour ? new Set(s.rule.byHour) : null;
+  let k = Math.max(0, Math.floor((fromMs - s.startMs) / step) - 1);
+  let checkedDay = Number.NaN;
+  let dayOk = false;
+  for (;;) {
+    const anchor = s.startMs + k * step;
+    if (anchor - HOUR_MS >= stopMs) return;
+    const offset = offsetMs(anchor, s.zone);
+    const local = anchor + offset;
+    const day = Math.floor(local / DAY_MS);
+    if (day !== checkedDay) [checkedDay, dayOk] = [day, s.matches(day)];
+    if (!dayOk) {
+      k = Math.max(k + 1, Math.ceil(((day + 1) * DAY_MS - offset - HOUR_MS - s.startMs) / step));
+      continue;
+    }
+    k++;
+    if (byHour && !byHour.has(Math.floor((local - day * DAY_MS) / HOUR_MS))) continue;
+    if (!s.rule.byMinute && !s.rule.bySecond) {
+      yield [anchor]; // the period itself, in exact time (a 30-minute DST shift moves its wall minute)
+      continue;
+    }
+    const hourStart = local - mod(local, HOUR_MS);
+    const starts = s.times.map((t) => instantOfWallClock(hourStart + t, s.zone)).filter((at) => at !== null);
+    yield bySetPos(s.rule.bySetPos, starts);
+  }
+}
+
+/** The rule's periods, each as its candidate starts, from the one holding `fromMs` (or the first) until `stopMs`. */
+function* periods(s: Series, fromMs: number, stopMs: number, fromFirst: boolean): Generator<number[]> {
+  if (s.rule.freq === 'HOURLY') return yield* hourlyPeriods(s, fromFirst ? s.startMs : fromMs, stopMs);
+  const fromDay = localDay(fromMs, s.zone) - 1;
+  const toDay = localDay(stopMs, s.zone) + 1;
+  const clip = !fromFirst && !s.rule.bySetPos; // BYSETPOS counts within whole periods
+  for (let k = fromFirst ? 0 : periodAt(s, fromDay); ; k++) {
+    if (periodDays(s, k)[0] * DAY_MS - 15 * HOUR_MS >= stopMs) return;
+    yield clip ? dayPeriod(s, k, fromDay, toDay) : dayPeriod(s, k);
+  }
+}
+
+/** Occurrence starts in [fromMs, toMs), ascending. COUNT series are counted from the first period. */
+function* startsOf(s: Series, fromMs: number, toMs: number): Generator<number> {
+  const stop = Math.min(toMs, s.lastMs + 1);
+  const { count } = s.rule;
+  let n = 0;
+  for (const period of periods(s, fromMs, stop, count !== null)) {
+    for (const at of period) {
+      if (at < s.startMs) continue;
+      if (at >= stop) return;
+      if (count !== null && ++n > count) return;
+      if (at >= fromMs) yield at;
+    }
   }
 }
 
 /**
- * Occurrences (or the single event) overlapping [from, to), sorted by start. Recurrence is evaluated on the wall
- * clock of the event's time zone, so a 09:00 meeting stays at 09:00 across DST changes.
+ * Starts of the occurrences (or of the single event) overlapping [from, to), ascending. A stored rule that today's
+ * limits refuse is shown as its first occurrence only.
  */
-export function occurrences(ev: Recurring, from: number, to: number): Interval[] {
+export function* occurrenceStarts(ev: Recurring, from: number, to: number): Generator<number> {
   const start = Date.parse(ev.startsAt);
   const duration = Date.parse(ev.endsAt) - start;
-  if (!ev.recurrenceRule) return start < to && start + duration > from ? [{ start, end: start + duration }] : [];
-  const out: Interval[] = [];
-  for (const z of ruleFor(ev).between(new Date(from - duration), new Date(to), true)) {
-    const s = z.epochMilliseconds;
-    if (s < to && s + duration > from) out.push({ start: s, end: s + duration });
-  }
-  return out;
+  const c = seriesOf(ev);
+  if (c && 'series' in c) return yield* startsOf(c.series, from - duration + 1, to);
+  if (start < to && start + duration > from) yield start;
 }
 
-/** End of the last occurrence, or OPEN_END for an endless series. */
+/** Occurrences (or the single event) overlapping [from, to), sorted by start. */
+export function occurrences(ev: Recurring, from: number, to: number): Interval[] {
+  const duration = Date.parse(ev.endsAt) - Date.parse(ev.startsAt);
+  return [...occurrenceStarts(ev, from, to)].map((start) => ({ start, end: start + duration }));
+}
+
+/** Why the event's rule may not be stored, or null when it may (or there is none). Bounded: see the file comment. */
+export function checkRule(ev: Recurring): string | null {
+  const c = seriesOf(ev);
+  if (!c) return null;
+  if ('problem' in c) return c.problem;
+  const s = c.series;
+  const starts = startsOf(s, s.startMs, s.startMs + HORIZON_MS + 1);
+  if (starts.next().done) return `produces no occurrence within ${YEARS} years of startsAt`;
+  if (s.rule.count === null) return null;
+  let n = 1;
+  while (!starts.next().done) n++;
+  return n < s.rule.count ? `COUNT=${s.rule.count} is not reached within ${YEARS} years of startsAt (${n} occurrences)` : null;
+}
+
+/** Starts every period is sure to produce, for rules where no part can empty a period; else 0. */
+function perPeriod(s: Series): number {
+  const r = s.rule;
+  const shortMonthDays = (r.byMonthDay ?? [s.start.day]).every((d) => d >= 1 && d <= 28);
+  if (r.bySetPos) return 0;
+  switch (r.freq) {
+    case 'HOURLY':
+      return r.byHour || r.byMonth || r.byMonthDay || r.byYearDay || r.byDay ? 0 : s.times.length;
+    case 'DAILY':
+      return r.byMonth || r.byMonthDay || r.byDay ? 0 : s.times.length;
+    case 'WEEKLY':
+      return r.byMonth ? 0 : (r.byDay?.length ?? 1) * s.times.length;
+    case 'MONTHLY':
+      return r.byMonth || r.byDay || !shortMonthDays ? 0 : (r.byMonthDay?.length ?? 1) * s.times.length;
+    case 'YEARLY':
+      return r.byWeekNo || r.byYearDay || r.byDay || !shortMonthDays ? 0 : (r.byMonth?.length ?? 1) * (r.byMonthDay?.length ?? 1) * s.times.length;
+  }
+}
+
+/** True when the zone keeps one offset over the horizon: no DST gap can drop a start. */
+function fixedOffset(s: Series): boolean {
+  const first = offsetMs(s.startMs, s.zone);
+  for (let y = s.start.year; y <= s.start.year + YEARS + 1; y++) {
+    for (const month of [1, 7]) if (offsetMs(Date.UTC(y, month - 1, 1), s.zone) !== first) return false;
+  }
+  return true;
+}
+
+/** Latest instant the `index`-th candidate (0-based, counted from the first period, DST gaps ignored) may start at. */
+function candidateAt(s: Series, index: number, size: number): number {
+  const k = Math.floor(index / size);
+  const j = index % size;
+  if (s.rule.freq === 'HOURLY') {
+    const anchor = s.startMs + k * s.rule.interval * HOUR_MS;
+    if (!s.rule.byMinute && !s.rule.bySecond) return anchor;
+    const local = anchor + offsetMs(anchor, s.zone);
+    return latestInstant(local - mod(local, HOUR_MS) + s.times[j], s.zone);
+  }
+  const [first, last] = periodDays(s, k);
+  const days: number[] = [];
+  for (let day = first; day <= last; day++) if (s.matches(day)) days.push(day);
+  return latestInstant(days[Math.floor(j / s.times.length)] * DAY_MS + s.times[j % s.times.length], s.zone);
+}
+
+/**
+ * An upper bound of a COUNT series' last start, computed from one period and never by enumerating: exact where no
+ * part can empty a period and the zone keeps one offset; otherwise DST gaps are allowed for, or the horizon is used.
+ */
+function countEndBound(s: Series, count: number): number {
+  const size = perPeriod(s);
+  if (size === 0) return s.lastMs;
+  const firstPeriod: number[] =
+    s.rule.freq === 'HOURLY' ? (hourlyPeriods(s, s.startMs, s.startMs + 2 * HOUR_MS).next().value ?? []) : dayPeriod(s, 0);
+  const index = count - 1 + firstPeriod.filter((at) => at < s.startMs).length;
+  let bound = candidateAt(s, index, size);
+  if (!fixedOffset(s)) {
+    // Each DST gap drops at most one day's (or hour's) starts; a zone has at most two a year.
+    const gaps = 2 * (Math.ceil((bound - s.startMs) / (365 * DAY_MS)) + 1);
+    bound = candidateAt(s, index + gaps * s.times.length, size);
+  }
+  return Math.min(bound, s.lastMs);
+}
+
+/** End of the last occurrence, or an upper bound of it; OPEN_END for an endless series. Never enumerates. */
 export function seriesEnd(ev: Recurring): number {
   const start = Date.parse(ev.startsAt);
   const duration = Date.parse(ev.endsAt) - start;
-  if (!ev.recurrenceRule) return start + duration;
-  if (!/(?:^|;)(COUNT|UNTIL)=/i.test(ev.recurrenceRule)) return OPEN_END;
-  const all = ruleFor(ev).all();
-  return all.length ? all[all.length - 1].epochMilliseconds + duration : start + duration;
+  const c = seriesOf(ev);
+  if (!c || 'problem' in c) return start + duration;
+  const s = c.series;
+  if (s.rule.count !== null) return countEndBound(s, s.rule.count) + duration;
+  return s.lastMs === Number.POSITIVE_INFINITY ? OPEN_END : s.lastMs + duration;
 }
