@@ -9,6 +9,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
 import { inboxProjection } from '../projections/inbox.projection';
+import { projectionHealth, readinessProblems } from '../projections/health';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
@@ -25,6 +26,7 @@ import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import type { EventStore } from './eventstore/event-store.port';
 import { createHttpApp } from './http/app';
+import { addProjectionMetrics, Metrics } from './http/metrics';
 import type { ReadStore } from './readstore/read-store.port';
 import { Relay } from './relay/relay';
 import { apiOperations, apiRoutes } from './routes';
@@ -102,17 +104,18 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   let server: Server | null = null;
   let url: string | null = null;
   if (roles.has('api')) {
+    const metrics = new Metrics();
+    addProjectionMetrics(metrics, context);
     const http = createHttpApp(context, {
+      metrics,
       routes: apiRoutes(context),
       operations: apiOperations,
       resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
       ready: async () => {
-        const head = await ports.events.headPosition();
-        const positions = Object.fromEntries(
-          await Promise.all(context.projectionNames.map(async (n) => [n, await watermarks.position(n)] as const)),
-        );
-        const lag = Math.max(0, ...Object.values(positions).map((p) => head - p));
-        return { ready: lag <= 1000, details: { head, projections: positions } };
+        const health = await projectionHealth(context);
+        const problems = readinessProblems(health, { maxLagSeconds: config.READY_MAX_LAG_SECONDS, maxLagPositions: 1000 });
+        const projections = Object.fromEntries(health.projections.map(({ name, ...p }) => [name, p]));
+        return { ready: problems.length === 0, details: { head: health.head, projections, problems } };
       },
     });
     server = await new Promise<Server>((resolve, reject) => {
