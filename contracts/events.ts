@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
 import { op } from './operation';
+import { MAX_PAGE_SIZE, NextPageToken, PageQuery } from './paging';
 
 export const EVENT_KINDS = [
   'meeting', 'appointment', 'focus', 'personal', 'routine', 'travel', 'break', 'buffer', 'deadline', 'task', 'holiday',
@@ -134,14 +135,24 @@ export type UpdateEventBody = z.infer<typeof UpdateEventBody>;
 
 export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody' });
 
-export const ListEventsQuery = z.object({
+/** Occurrences in one GET /events answer: a year of a daily series fits in one page. */
+export const EVENTS_PAGE_SIZE = MAX_PAGE_SIZE;
+
+export const ListEventsQuery = PageQuery.extend({
   from: DateTime,
-  to: DateTime,
+  to: DateTime.describe('End of the range (exclusive); at most 366 days after `from`'),
   space: z.union([Uuid, z.array(Uuid)]).optional().describe('Space id filter; repeat the parameter for several'),
-});
+  limit: PageQuery.shape.limit.describe(`Occurrences per page (default and most ${EVENTS_PAGE_SIZE})`),
+}).describe(
+  `Events and occurrences overlapping [from, to), at most 366 days, sorted by start then id, at most ${EVENTS_PAGE_SIZE} ` +
+    'a page: pass `nextPageToken` as `pageToken` (with the same range) for the next page; every occurrence appears ' +
+    'exactly once across the pages.',
+);
 
 export const EventResponse = z.object({ event: Event }).meta({ id: 'EventResponse' });
-export const EventListResponse = z.object({ events: z.array(EventOccurrence) }).meta({ id: 'EventListResponse' });
+export const EventListResponse = z
+  .object({ events: z.array(EventOccurrence), nextPageToken: NextPageToken })
+  .meta({ id: 'EventListResponse' });
 
 export const InboxItem = z
   .object({
@@ -159,7 +170,9 @@ const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch
 export const eventOperations = [
   op({
     method: 'get', path: '/events', tag: 'Events', summary: 'List events and occurrences in [from, to)',
-    description: 'Recurring series are expanded into occurrences (DST-correct in the event time zone), sorted by start.',
+    description:
+      'Recurring series are expanded into occurrences (DST-correct in the event time zone), sorted by start then id, ' +
+      `at most ${EVENTS_PAGE_SIZE} a page (\`limit\`, \`pageToken\`, \`nextPageToken\`). The range spans at most 366 days.`,
     query: ListEventsQuery,
     responses: { 200: { description: 'Events', schema: EventListResponse } },
   }),
