@@ -33,6 +33,8 @@ export const RECURRENCE_LIMITS = {
   maxValuesPerPart: 31,
   /** Start times a rule may produce on one day: BYHOUR x BYMINUTE x BYSECOND (for HOURLY, hours of the day reached). */
   maxStartsPerDay: 24,
+  /** Start times one period may hold when BYSETPOS picks among them (days of the period x start times a day). */
+  maxSetPosCandidates: 1000,
 } as const;
 
 const L = RECURRENCE_LIMITS;
@@ -46,7 +48,8 @@ export const RecurrenceRule = z
       `INTERVAL (1-${L.maxInterval}), COUNT (1-${L.maxCount}) or UNTIL (not both), BYSECOND, BYMINUTE, BYHOUR, BYDAY, ` +
       'BYMONTHDAY, BYYEARDAY, BYWEEKNO, BYMONTH, BYSETPOS, WKST; each at most once. Refused with 400: unknown or ' +
       `repeated parts, malformed or repeated values, more than ${L.maxValuesPerPart} values in one part, more than ` +
-      `${L.maxStartsPerDay} start times per day, UNTIL before startsAt or more than ${L.horizonYears} years after it, a ` +
+      `${L.maxStartsPerDay} start times per day, BYSETPOS choosing among more than ${L.maxSetPosCandidates} start times a ` +
+      `period, UNTIL before startsAt or more than ${L.horizonYears} years after it, a ` +
       `COUNT not reached within ${L.horizonYears} years, and a rule with no occurrence in the ${L.horizonYears} years ` +
       'from startsAt (such as `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30`). A series without COUNT or UNTIL has no end.',
   );
@@ -137,6 +140,8 @@ export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody' }
 
 /** Occurrences in one GET /events answer: a year of a daily series fits in one page. */
 export const EVENTS_PAGE_SIZE = MAX_PAGE_SIZE;
+/** A page also ends once its events take this many characters (large series): building one stays cheap. */
+export const EVENTS_PAGE_BYTES = 2_000_000;
 
 export const ListEventsQuery = PageQuery.extend({
   from: DateTime,
@@ -145,8 +150,8 @@ export const ListEventsQuery = PageQuery.extend({
   limit: PageQuery.shape.limit.describe(`Occurrences per page (default and most ${EVENTS_PAGE_SIZE})`),
 }).describe(
   `Events and occurrences overlapping [from, to), at most 366 days, sorted by start then id, at most ${EVENTS_PAGE_SIZE} ` +
-    'a page: pass `nextPageToken` as `pageToken` (with the same range) for the next page; every occurrence appears ' +
-    'exactly once across the pages.',
+    `a page (fewer once a page holds about ${EVENTS_PAGE_BYTES / 1e6} MB of JSON): pass \`nextPageToken\` as \`pageToken\` ` +
+    '(with the same range) for the next page; every occurrence appears exactly once across the pages.',
 );
 
 export const EventResponse = z.object({ event: Event }).meta({ id: 'EventResponse' });
@@ -172,7 +177,8 @@ export const eventOperations = [
     method: 'get', path: '/events', tag: 'Events', summary: 'List events and occurrences in [from, to)',
     description:
       'Recurring series are expanded into occurrences (DST-correct in the event time zone), sorted by start then id, ' +
-      `at most ${EVENTS_PAGE_SIZE} a page (\`limit\`, \`pageToken\`, \`nextPageToken\`). The range spans at most 366 days.`,
+      `at most ${EVENTS_PAGE_SIZE} a page and about ${EVENTS_PAGE_BYTES / 1e6} MB (\`limit\`, \`pageToken\`, \`nextPageToken\`). ` +
+      'The range spans at most 366 days.',
     query: ListEventsQuery,
     responses: { 200: { description: 'Events', schema: EventListResponse } },
   }),

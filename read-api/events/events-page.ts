@@ -3,9 +3,9 @@
  * events are read a page at a time (keyset on `_startMs`, `_id`); each series is expanded lazily from where the page
  * starts and only as far as the page needs; the sources merge by their next start. An occurrence is its own four
  * fields spliced onto the series' JSON, serialized once per page, so memory follows the page, not occurrences times
- * the size of a series.
+ * the size of a series; a page also stops at EVENTS_PAGE_BYTES, so one answer never costs more than that to build.
  */
-import type { Event } from '../../contracts/events';
+import { EVENTS_PAGE_BYTES, type Event } from '../../contracts/events';
 import { publicView, type ReadModels } from '../../projections/read-models';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { Doc, Filter } from '../../services/readstore/read-store.port';
@@ -107,12 +107,14 @@ export async function eventsPage(models: ReadModels, userId: string, q: EventsPa
     }
   }
   const items: string[] = [];
+  let bytes = 0;
   let last: Key | null = null;
-  while (items.length < q.limit) {
+  while (items.length < q.limit && bytes < EVENTS_PAGE_BYTES) {
     let best: Source | null = null;
     for (const s of sources) if (s.next && (!best || isAfter(best.next!, s.next))) best = s;
     if (!best) break;
     items.push(best.json());
+    bytes += items[items.length - 1].length;
     last = best.next;
     best.advance();
   }

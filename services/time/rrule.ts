@@ -122,6 +122,13 @@ function startsPerDay(r: Rule): number {
   return hours * (r.byMinute?.length ?? 1) * (r.bySecond?.length ?? 1);
 }
 
+/** Start times one period can hold (BYSETPOS looks at all of them): its days times the start times of a day. */
+function setPosCandidates(r: Rule): number {
+  if (r.freq === 'HOURLY') return (r.byMinute?.length ?? 1) * (r.bySecond?.length ?? 1);
+  const days = { DAILY: 1, WEEKLY: 7, MONTHLY: 31, YEARLY: r.byMonth ? 31 * r.byMonth.length : 366 }[r.freq];
+  return days * startsPerDay(r);
+}
+
 function build(text: string): Rule {
   if (/[\r\n]/.test(text)) refuse('must be a single line');
   if (/DTSTART/.test(text)) refuse('must not contain DTSTART (startsAt is the first occurrence)');
@@ -161,6 +168,9 @@ function build(text: string): Rule {
     refuse('BYSETPOS needs another BY part to select from');
   }
   if (startsPerDay(rule) > LIMITS.maxStartsPerDay) refuse(`may produce at most ${LIMITS.maxStartsPerDay} start times per day`);
+  if (rule.bySetPos && setPosCandidates(rule) > LIMITS.maxSetPosCandidates) {
+    refuse(`BYSETPOS may choose among at most ${LIMITS.maxSetPosCandidates} start times a period`);
+  }
   return rule;
 }
 

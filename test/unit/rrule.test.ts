@@ -64,6 +64,9 @@ describe('parsing', () => {
     expect(problem('FREQ=HOURLY;BYMINUTE=0,30')).toBe('may produce at most 24 start times per day');
     expect(problem('FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12;BYMINUTE=0,30')).toBe('may produce at most 24 start times per day');
     expect(problem('FREQ=DAILY;BYMINUTE=0,15;BYSECOND=0,20,40;BYHOUR=8,9,10,11,12')).toBe('may produce at most 24 start times per day');
+    expect(problem('FREQ=YEARLY;BYHOUR=8,12,20;BYDAY=MO,TU;BYSETPOS=-1')).toBe('BYSETPOS may choose among at most 1000 start times a period');
+    expect(problem('FREQ=YEARLY;BYMONTH=1,2;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15;BYDAY=MO;BYSETPOS=-1')).toBeNull();
+    expect(problem('FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1')).toBeNull();
     expect(problem('FREQ=HOURLY;INTERVAL=2;BYMINUTE=0,30')).toBeNull();
     expect(problem('FREQ=DAILY;BYHOUR=8,9,10,11,12,13,14,15,16,17,18,19;BYMINUTE=0,30')).toBeNull();
   });
