@@ -4,6 +4,9 @@
  * (visible in /admin, /metrics and /readyz) and the projection moves on; GET /events answers in pages, every
  * occurrence exactly once, and a page of a heavy series stays a page.
  */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { EVENTS_PAGE_BYTES } from '../../contracts/events';
 import { newId } from '../../services/ids';
 import { request, signUp, useTestService, type Client, type TestService } from '../support/service';
@@ -17,6 +20,7 @@ useTestService((s) => {
 }, { ADMIN_TOKEN, RATE_LIMIT_PER_CREDENTIAL: '100000' });
 
 const HOUR = 3_600_000;
+const run = promisify(execFile);
 const iso = (ms: number) => new Date(ms).toISOString();
 const at = (text: string) => Date.parse(text);
 
@@ -105,6 +109,13 @@ describe('an event a projection cannot apply', () => {
     expect(text).toContain('calendar_projection_dead_letters{projection="schedule"} 1');
     expect(text).toMatch(/calendar_projection_lag_seconds\{projection="schedule"\} \d/);
     expect(text).toMatch(/calendar_projection_position\{projection="inbox"\} \d+/);
+
+    // The operator's CLI prints the same status (it calls /admin with ADMIN_TOKEN; the service runs in this process).
+    const cli = await run(process.execPath, [path.resolve(__dirname, '../../dist/services/cli.js'), 'projections', 'status'], {
+      env: { ...process.env, ADMIN_TOKEN, ADMIN_URL: root },
+    });
+    const printed = JSON.parse(cli.stdout).projections.find((p: { name: string }) => p.name === 'schedule');
+    expect(printed.deadLetters).toMatchObject({ count: 1, latest: [expect.objectContaining({ position, type: 'event.created' })] });
 
     const ready = await request(root, 'GET', '/readyz');
     expect(ready.status).toBe(200);
