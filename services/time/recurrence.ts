@@ -298,7 +298,8 @@ function perPeriod(s: Series): number {
     case 'MONTHLY':
       return r.byMonth || r.byDay || !shortMonthDays ? 0 : (r.byMonthDay?.length ?? 1) * s.times.length;
     case 'YEARLY':
-      return r.byWeekNo || r.byYearDay || r.byDay || !shortMonthDays ? 0 : (r.byMonth?.length ?? 1) * (r.byMonthDay?.length ?? 1) * s.times.length;
+      if (r.byWeekNo || r.byYearDay || r.byDay || !shortMonthDays) return 0;
+      return (r.byMonth?.length ?? (r.byMonthDay ? 12 : 1)) * (r.byMonthDay?.length ?? 1) * s.times.length;
   }
 }
 
