@@ -110,9 +110,8 @@ function compile(ev: Recurring & { recurrenceRule: string }): Compiled {
   const inHour = pick(rule.byMinute, Math.floor(mod(ofDay, HOUR_MS) / 60_000)).flatMap((m) =>
     pick(rule.bySecond, Math.floor(mod(ofDay, 60_000) / 1000)).map((s) => m * 60_000 + s * 1000 + subSecond),
   );
-  const times = (rule.freq === 'HOURLY' ? inHour : pick(rule.byHour, Math.floor(ofDay / HOUR_MS)).flatMap((h) => inHour.map((t) => h * HOUR_MS + t))).sort(
-    (a, b) => a - b,
-  );
+  const hours = rule.freq === 'HOURLY' ? [0] : pick(rule.byHour, Math.floor(ofDay / HOUR_MS));
+  const times = hours.flatMap((h) => inHour.map((t) => h * HOUR_MS + t)).sort((a, b) => a - b);
   let untilMs = Number.POSITIVE_INFINITY;
   if (rule.until) {
     untilMs = 'utcMs' in rule.until ? rule.until.utcMs : latestInstant(rule.until.localMs + (rule.until.wholeDay ? DAY_MS - 1 : 0), zone);

@@ -1,4 +1,6 @@
 /** Wall-clock views of instants in IANA zones, from Intl alone (never the process's own zone). */
+import { DAY_MS as DAY } from './civil';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -36,7 +38,6 @@ function rawOffsetMs(epochMs: number, timeZone: string): number {
   return m[1] === '-' ? -ms : ms;
 }
 
-const DAY = 86_400_000;
 const WEEK = 7 * DAY;
 const MAX_DATE_MS = 8.64e15 - 2 * WEEK;
 /** Per zone, per UTC week and per UTC day: the offset when it is the same at both ends, else NaN (a change inside). */
