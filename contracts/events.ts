@@ -140,7 +140,7 @@ export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody' }
 
 /** Occurrences in one GET /events answer: a year of a daily series fits in one page. */
 export const EVENTS_PAGE_SIZE = MAX_PAGE_SIZE;
-/** A page also ends once its events take this many characters (large series): building one stays cheap. */
+/** A page also ends once its events take this many bytes of JSON (large series): building one stays cheap. */
 export const EVENTS_PAGE_BYTES = 2_000_000;
 
 export const ListEventsQuery = PageQuery.extend({

@@ -14,6 +14,7 @@ import { decodePageKey, encodePageKey, invalidPageToken } from '../shared/paging
 import { spaceIdsOf } from '../spaces/spaces.queries';
 
 type EventDoc = Doc & Event & { _startMs: number };
+const COMMA = Buffer.from(',');
 
 export interface EventsPageQuery {
   from: number;
@@ -39,7 +40,8 @@ function keyOf(token: string): Key {
 /** Items in key order: the page's single events, or one series' occurrences. */
 interface Source {
   next: Key | null;
-  json(): string;
+  /** The current item as JSON, in pieces (an occurrence: its own fields, then the series' shared bytes). */
+  json(): Buffer[];
   advance(): void;
 }
 
@@ -47,7 +49,7 @@ function singles(docs: EventDoc[]): Source {
   let i = 0;
   const source: Source = {
     next: null,
-    json: () => JSON.stringify({ ...publicView<Event>(docs[i]), seriesId: null, occurrenceStartsAt: null }),
+    json: () => [Buffer.from(JSON.stringify({ ...publicView<Event>(docs[i]), seriesId: null, occurrenceStartsAt: null }))],
     advance: () => {
       i++;
       source.next = i < docs.length ? { start: docs[i]._startMs, id: docs[i]._id } : null;
@@ -61,17 +63,18 @@ function occurrencesOf(doc: EventDoc, from: number, to: number, after: Key | nul
   const duration = Date.parse(doc.endsAt) - Date.parse(doc.startsAt);
   // Starts from the token's instant on: occurrenceStarts yields those overlapping [x, to), so starting at x - d + 1.
   const starts = occurrenceStarts(doc, after ? Math.max(from, after.start + duration - 1) : from, to);
-  let tail: string | null = null; // the series' JSON after its opening brace, without the series' own times
+  let tail: Buffer | null = null; // the series' JSON after its opening brace, without the series' own times
   const source: Source = {
     next: null,
     json: () => {
       if (tail === null) {
         const { startsAt: _s, endsAt: _e, ...series } = publicView<Event>(doc);
-        tail = JSON.stringify(series).slice(1);
+        tail = Buffer.from(JSON.stringify(series).slice(1));
       }
       const startsAt = JSON.stringify(new Date(source.next!.start).toISOString());
       const endsAt = JSON.stringify(new Date(source.next!.start + duration).toISOString());
-      return `{"startsAt":${startsAt},"endsAt":${endsAt},"seriesId":${JSON.stringify(doc.id)},"occurrenceStartsAt":${startsAt},${tail}`;
+      const own = `{"startsAt":${startsAt},"endsAt":${endsAt},"seriesId":${JSON.stringify(doc.id)},"occurrenceStartsAt":${startsAt},`;
+      return [Buffer.from(own), tail];
     },
     advance: () => {
       for (let r = starts.next(); ; r = starts.next()) {
@@ -106,19 +109,24 @@ export async function eventsPage(models: ReadModels, userId: string, q: EventsPa
       sources.push(occurrencesOf(doc, q.from, q.to, after));
     }
   }
-  const items: string[] = [];
+  const chunks: Buffer[] = [Buffer.from('{"events":[')];
+  let items = 0;
   let bytes = 0;
   let last: Key | null = null;
-  while (items.length < q.limit && bytes < EVENTS_PAGE_BYTES) {
+  while (items < q.limit && bytes < EVENTS_PAGE_BYTES) {
     let best: Source | null = null;
     for (const s of sources) if (s.next && (!best || isAfter(best.next!, s.next))) best = s;
     if (!best) break;
-    items.push(best.json());
-    bytes += items[items.length - 1].length;
+    if (items++ > 0) chunks.push(COMMA);
+    for (const chunk of best.json()) {
+      chunks.push(chunk);
+      bytes += chunk.length;
+    }
     last = best.next;
     best.advance();
   }
   const more = last !== null && sources.some((s) => s.next !== null);
   const nextPageToken = more ? encodePageKey(`${last!.start}|${last!.id}`) : null;
-  return Buffer.from(`{"events":[${items.join(',')}],"nextPageToken":${JSON.stringify(nextPageToken)}}`);
+  chunks.push(Buffer.from(`],"nextPageToken":${JSON.stringify(nextPageToken)}}`));
+  return Buffer.concat(chunks); // one copy of each piece; the series' bytes are shared until here
 }
