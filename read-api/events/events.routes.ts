@@ -6,7 +6,7 @@ import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
-import { EventsCache } from './events-cache';
+import { AnswerCache } from '../shared/answer-cache';
 import { etagOf } from '../../services/http/etag';
 import { eventsPage } from './events-page';
 import { visibleEvent } from './events.queries';
@@ -14,7 +14,7 @@ import { visibleEvent } from './events.queries';
 const MAX_RANGE_MS = 366 * 86_400_000;
 
 export function eventsReadRoutes(app: AppContext) {
-  const cache = new EventsCache();
+  const cache = new AnswerCache();
   const invitations = async (userId: string) =>
     (await app.readModels.docs(INBOX))('invitations').find({ userId }, { sort: [['createdAt', -1], ['_id', 1]] });
   const invitationCount = async (userId: string) => (await app.readModels.docs(INBOX))('invitations').count({ userId });

@@ -1,9 +1,11 @@
 /**
- * Serialized GET /events answers, kept while the schedule projection has not moved: every change to events,
- * calendars or memberships moves it, so an entry is served only if nothing it could contain has changed. Bounded by
- * entries and by bytes (a page of a large series is megabytes).
+ * Serialized answers of a read, kept while the projection it reads has not moved (GET /events: the schedule
+ * projection, which every change to events, calendars or memberships moves): an entry is served only if nothing it
+ * could contain has changed. Read the position before computing the answer, so an entry is at least that fresh.
+ * Bounded by entries and by bytes (a page of a heavy series is megabytes); an answer over an eighth of the bytes is
+ * not kept.
  */
-export class EventsCache {
+export class AnswerCache {
   private readonly entries = new Map<string, { position: number; json: Buffer }>();
   private bytes = 0;
 
