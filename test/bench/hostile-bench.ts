@@ -18,6 +18,8 @@ export interface Spread {
 }
 
 export interface HostilePhase {
+  /** Short name for the summary table. */
+  name: string;
   label: string;
   /** Hostile requests sent, and how they were answered. */
   requests: number;
@@ -70,12 +72,12 @@ export async function hostileBench(seconds: number, attackers: number): Promise<
     };
 
     const phases: HostilePhase[] = [];
-    for (const [label, attack] of [
-      ['idle (no hostile requests)', null],
-      [`${attackers} attackers POSTing hostile recurrence rules`, hostileWrite],
-      [`${attackers} attackers GETting a year of the heavy hourly series (first pages)`, hostileRead],
+    for (const [name, label, attack] of [
+      ['idle', 'idle (no hostile requests)', null],
+      ['hostile rules', `${attackers} attackers POSTing hostile recurrence rules`, hostileWrite],
+      ['heavy pages', `${attackers} attackers GETting a year of the heavy hourly series (first pages)`, hostileRead],
     ] as const) {
-      phases.push(await phase(label, seconds, attackers, attack, root, base, auth(victim)));
+      phases.push({ name, ...(await phase(label, seconds, attackers, attack, root, base, auth(victim))) });
     }
     return phases;
   } finally {
@@ -86,7 +88,7 @@ export async function hostileBench(seconds: number, attackers: number): Promise<
 async function phase(
   label: string, seconds: number, attackers: number, attack: (() => Promise<{ status: number }>) | null,
   root: string, base: string, victimAuth: Record<string, string>,
-): Promise<HostilePhase> {
+): Promise<Omit<HostilePhase, 'name'>> {
   const until = performance.now() + seconds * 1000;
   const statuses: Record<string, number> = {};
   let requests = 0;
