@@ -1,7 +1,7 @@
 /**
  * Operator endpoints, outside the public API: projection status (position, lag, dead letters) and rebuild. Enabled
- * by ADMIN_TOKEN. A rebuild is
- * requested in the projection registry, which every projector process polls, so it works wherever the API runs.
+ * by ADMIN_TOKEN. A rebuild is requested in the projection registry, which every projector process polls, so it
+ * works wherever the API runs.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
