@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
 import { op } from './operation';
+import { MAX_PAGE_SIZE, NextPageToken, PageQuery } from './paging';
 
 export const EVENT_KINDS = [
   'meeting', 'appointment', 'focus', 'personal', 'routine', 'travel', 'break', 'buffer', 'deadline', 'task', 'holiday',
@@ -21,11 +22,37 @@ export const Attendee = z
   })
   .meta({ id: 'Attendee' });
 
+/** What a recurrence rule may ask for; each bound is checked when the rule is written, before anything is expanded. */
+export const RECURRENCE_LIMITS = {
+  /** COUNT at most this. */
+  maxCount: 1000,
+  /** UNTIL, and the last occurrence of a COUNT series, at most this many years after startsAt; the first occurrence too. */
+  horizonYears: 10,
+  maxInterval: 1000,
+  /** Distinct values in one BY* part. */
+  maxValuesPerPart: 31,
+  /** Start times a rule may produce on one day: BYHOUR x BYMINUTE x BYSECOND (for HOURLY, hours of the day reached). */
+  maxStartsPerDay: 24,
+  /** Start times one period may hold when BYSETPOS picks among them (days of the period x start times a day). */
+  maxSetPosCandidates: 1000,
+} as const;
+
+const L = RECURRENCE_LIMITS;
 export const RecurrenceRule = z
   .string()
   .min(1)
   .max(500)
-  .describe('RFC 5545 RRULE without DTSTART, e.g. `FREQ=WEEKLY;BYDAY=MO,WE` (SECONDLY and MINUTELY are refused)');
+  .describe(
+    'RFC 5545 RRULE without DTSTART (`startsAt` is the first occurrence), e.g. `FREQ=WEEKLY;BYDAY=MO,WE`; an `RRULE:` ' +
+      'prefix is allowed. Parts: FREQ (HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY; SECONDLY and MINUTELY are refused), ' +
+      `INTERVAL (1-${L.maxInterval}), COUNT (1-${L.maxCount}) or UNTIL (not both), BYSECOND, BYMINUTE, BYHOUR, BYDAY, ` +
+      'BYMONTHDAY, BYYEARDAY, BYWEEKNO, BYMONTH, BYSETPOS, WKST; each at most once. Refused with 400: unknown or ' +
+      `repeated parts, malformed or repeated values, more than ${L.maxValuesPerPart} values in one part, more than ` +
+      `${L.maxStartsPerDay} start times per day, BYSETPOS choosing among more than ${L.maxSetPosCandidates} start times a ` +
+      `period, UNTIL before startsAt or more than ${L.horizonYears} years after it, a ` +
+      `COUNT not reached within ${L.horizonYears} years, and a rule with no occurrence in the ${L.horizonYears} years ` +
+      'from startsAt (such as `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30`). A series without COUNT or UNTIL has no end.',
+  );
 
 export const Event = z
   .object({
@@ -120,14 +147,26 @@ export type UpdateEventBody = z.infer<typeof UpdateEventBody>;
 
 export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody' });
 
-export const ListEventsQuery = z.object({
+/** Occurrences in one GET /events answer: a year of a daily series fits in one page. */
+export const EVENTS_PAGE_SIZE = MAX_PAGE_SIZE;
+/** A page also ends once its events take this many bytes of JSON (large series): building one stays cheap. */
+export const EVENTS_PAGE_BYTES = 2_000_000;
+
+export const ListEventsQuery = PageQuery.extend({
   from: DateTime,
-  to: DateTime,
+  to: DateTime.describe('End of the range (exclusive); at most 366 days after `from`'),
   space: z.union([Uuid, z.array(Uuid)]).optional().describe('Space id filter; repeat the parameter for several'),
-});
+  limit: PageQuery.shape.limit.describe(`Occurrences per page (default and most ${EVENTS_PAGE_SIZE})`),
+}).describe(
+  `Events and occurrences overlapping [from, to), at most 366 days, sorted by start then id, at most ${EVENTS_PAGE_SIZE} ` +
+    `a page (fewer once a page holds about ${EVENTS_PAGE_BYTES / 1e6} MB of JSON): pass \`nextPageToken\` as \`pageToken\` ` +
+    '(with the same range) for the next page; every occurrence appears exactly once across the pages.',
+);
 
 export const EventResponse = z.object({ event: Event }).meta({ id: 'EventResponse' });
-export const EventListResponse = z.object({ events: z.array(EventOccurrence) }).meta({ id: 'EventListResponse' });
+export const EventListResponse = z
+  .object({ events: z.array(EventOccurrence), nextPageToken: NextPageToken })
+  .meta({ id: 'EventListResponse' });
 
 export const InboxItem = z
   .object({
@@ -145,7 +184,10 @@ const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch
 export const eventOperations = [
   op({
     method: 'get', path: '/events', tag: 'Events', summary: 'List events and occurrences in [from, to)',
-    description: 'Recurring series are expanded into occurrences (DST-correct in the event time zone), sorted by start.',
+    description:
+      'Recurring series are expanded into occurrences (DST-correct in the event time zone), sorted by start then id, ' +
+      `at most ${EVENTS_PAGE_SIZE} a page and about ${EVENTS_PAGE_BYTES / 1e6} MB (\`limit\`, \`pageToken\`, \`nextPageToken\`). ` +
+      'The range spans at most 366 days.',
     query: ListEventsQuery,
     responses: { 200: { description: 'Events', schema: EventListResponse } },
   }),

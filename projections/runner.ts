@@ -2,16 +2,21 @@
  * Follows the log and applies each projection into its storage, checkpointing after the documents were written.
  * A projection whose code version has no storage yet is built from position 0 into new storage while the old one
  * keeps serving; once it reaches the head of the log it becomes active and the old storage is dropped.
+ * No single event can stop a projection: one whose apply keeps failing is recorded as a dead letter and passed.
  */
 import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
 import { followLog, type LogFollower } from '../services/eventstore/follow-log';
 import type { ReadStore } from '../services/readstore/read-store.port';
+import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
 
 const CHECKPOINT_EVERY_MS = 20;
 const REGISTRY_POLL_MS = 1000;
+/** Attempts at applying one event before it is dead-lettered (a failing store gets a moment to recover). */
+const APPLY_ATTEMPTS = 3;
+const RETRY_PAUSE_MS = 50;
 
 class Follower {
   position = 0;
@@ -24,6 +29,7 @@ class Follower {
     readonly def: Projection,
     readonly key: string,
     private readonly store: ReadStore,
+    private readonly deadLetters: DeadLetters,
     private readonly onApplied: (f: Follower) => Promise<void>,
     private readonly log: Logger,
   ) {}
@@ -38,12 +44,33 @@ class Follower {
     this.position = this.saved = (cp?.position as number | undefined) ?? 0;
     const handles = new Set(this.def.handles);
     const apply = async (e: RecordedEvent) => {
-      if (handles.has(e.type)) await this.def.apply(e, this.docs);
+      if (handles.has(e.type)) await this.applyOrDeadLetter(e);
       this.position = e.position;
       this.scheduleCheckpoint();
       await this.onApplied(this);
     };
     this.sub = followLog(events, () => this.position, apply, this.log, this.key);
+  }
+
+  /**
+   * Applies one event, or records it as a dead letter once it failed every attempt, so the projection moves on. If
+   * even the record cannot be written (the store is down), the error ends the subscription, which resumes from this
+   * same event: the checkpoint never passes an event that was neither applied nor recorded.
+   */
+  private async applyOrDeadLetter(e: RecordedEvent): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.def.apply(e, this.docs);
+      } catch (err) {
+        if (attempt < APPLY_ATTEMPTS) {
+          await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS * attempt));
+          continue;
+        }
+        await this.deadLetters.record(this.def.name, this.key, e, err);
+        this.log.error({ err, projection: this.key, position: e.position, eventId: e.id, type: e.type }, 'event dead-lettered; projection moves on');
+        return;
+      }
+    }
   }
 
   private scheduleCheckpoint(): void {
@@ -77,6 +104,7 @@ class Follower {
   async drop(): Promise<void> {
     for (const logical of Object.keys(this.def.collections)) await this.docs(logical).drop();
     await this.store.collection(CHECKPOINTS).delete(this.key);
+    await this.deadLetters.drop(this.key);
   }
 }
 
@@ -87,12 +115,15 @@ export interface ProjectionStatus {
   activePosition: number | null;
   building: string | null;
   buildingPosition: number | null;
+  /** Events the active storage could not apply and passed (see `projections status` for the latest). */
+  deadLetters: number;
 }
 
 export class ProjectionRunner {
   private readonly active = new Map<string, Follower>();
   private readonly building = new Map<string, Follower>();
   private poll: NodeJS.Timeout | null = null;
+  private readonly deadLetters: DeadLetters;
 
   constructor(
     private readonly events: EventStore,
@@ -100,13 +131,16 @@ export class ProjectionRunner {
     private readonly defs: readonly Projection[],
     private readonly watermarks: Watermarks,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.deadLetters = new DeadLetters(store);
+  }
 
   private get registry() {
     return this.store.collection<RegistryDoc>(REGISTRY);
   }
 
   async start(): Promise<void> {
+    await this.deadLetters.ensureIndexes();
     for (const def of this.defs) {
       const reg = (await this.registry.get(def.name)) ?? { _id: def.name, active: null, building: null, generation: 0 };
       const current = reg.active && reg.active.startsWith(`${def.name}_v${def.version}_`) ? reg.active : null;
@@ -140,6 +174,7 @@ export class ProjectionRunner {
           activePosition: a?.position ?? null,
           building: reg?.building ?? null,
           buildingPosition: b?.position ?? null,
+          deadLetters: reg?.active ? await this.deadLetters.count(reg.active) : 0,
         };
       }),
     );
@@ -178,7 +213,7 @@ export class ProjectionRunner {
   }
 
   private async follow(def: Projection, key: string, role: 'active' | 'building', target = 0): Promise<Follower> {
-    const follower = new Follower(def, key, this.store, async (f) => {
+    const follower = new Follower(def, key, this.store, this.deadLetters, async (f) => {
       if (this.active.get(def.name) === f) this.watermarks.announce(def.name, f.position);
       else if (this.building.get(def.name) === f && f.position >= target) await this.promote(f);
     }, this.log);
@@ -207,6 +242,7 @@ export class ProjectionRunner {
     } else if (reg.active && reg.active !== f.key) {
       for (const logical of Object.keys(f.def.collections)) await this.store.collection(physical(reg.active, logical)).drop();
       await this.store.collection(CHECKPOINTS).delete(reg.active);
+      await this.deadLetters.drop(reg.active);
     }
   }
 }

@@ -16,6 +16,7 @@ import { eventTypesProjection } from '../projections/event-types.projection';
 import { focusProjection } from '../projections/focus.projection';
 import { goalsProjection } from '../projections/goals.projection';
 import { insightsProjection } from '../projections/insights.projection';
+import { projectionHealth, readinessProblems } from '../projections/health';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { ProjectionRunner } from '../projections/runner';
@@ -36,6 +37,7 @@ import type { EventStore } from './eventstore/event-store.port';
 import { createHttpApp } from './http/app';
 import { startPushConsumer } from './push/push-consumer';
 import { PushService } from './push/push-service';
+import { addProjectionMetrics, Metrics } from './http/metrics';
 import type { ReadStore } from './readstore/read-store.port';
 import { Relay } from './relay/relay';
 import { apiOperations, apiRoutes } from './routes';
@@ -118,17 +120,18 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   let server: Server | null = null;
   let url: string | null = null;
   if (roles.has('api')) {
+    const metrics = new Metrics();
+    addProjectionMetrics(metrics, context);
     const http = createHttpApp(context, {
+      metrics,
       routes: apiRoutes(context),
       operations: apiOperations,
       resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
       ready: async () => {
-        const head = await ports.events.headPosition();
-        const positions = Object.fromEntries(
-          await Promise.all(context.projectionNames.map(async (n) => [n, await watermarks.position(n)] as const)),
-        );
-        const lag = Math.max(0, ...Object.values(positions).map((p) => head - p));
-        return { ready: lag <= 1000, details: { head, projections: positions } };
+        const health = await projectionHealth(context);
+        const problems = readinessProblems(health, { maxLagSeconds: config.READY_MAX_LAG_SECONDS, maxLagPositions: 1000 });
+        const projections = Object.fromEntries(health.projections.map(({ name, ...p }) => [name, p]));
+        return { ready: problems.length === 0, details: { head: health.head, projections, problems } };
       },
     });
     server = await new Promise<Server>((resolve, reject) => {

@@ -24,6 +24,8 @@ const Config = z.object({
   MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Writes answer once the read model has their events, so a plain GET after a 201 sees the change. */
   WRITE_WAITS_FOR_PROJECTION: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** /readyz fails while a projection's oldest unapplied event is older than this (stuck or lagging). */
+  READY_MAX_LAG_SECONDS: z.coerce.number().min(1).max(86_400).default(30),
   WEB_ORIGIN: z.string().optional(),
   /** Requests per minute per credential, and per client IP for calls without one. */
   RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).default(3000),

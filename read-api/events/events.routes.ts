@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { eventOperations, type ListEventsQuery } from '../../contracts/events';
+import { EVENTS_PAGE_SIZE, eventOperations, type ListEventsQuery } from '../../contracts/events';
 import { findOperation } from '../../contracts/operation';
 import { INBOX } from '../../projections/inbox.projection';
 import { SCHEDULE } from '../../projections/schedule.projection';
@@ -8,7 +8,8 @@ import { invalid, notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
 import { AnswerCache } from '../shared/answer-cache';
 import { etagOf } from '../../services/http/etag';
-import { eventsBetween, visibleEvent } from './events.queries';
+import { eventsPage } from './events-page';
+import { visibleEvent } from './events.queries';
 
 const MAX_RANGE_MS = 366 * 86_400_000;
 
@@ -24,11 +25,12 @@ export function eventsReadRoutes(app: AppContext) {
       if (to <= from) throw invalid('to must be after from', [{ path: 'query.to', message: 'must be after from' }]);
       if (to - from > MAX_RANGE_MS) throw invalid('The range may span at most 366 days', [{ path: 'query.to', message: 'at most 366 days after from' }]);
       const spaces = query.space === undefined ? undefined : [query.space].flat();
-      const key = JSON.stringify([principal!.userId, from, to, spaces]);
+      const page = { from, to, spaces, limit: query.limit ?? EVENTS_PAGE_SIZE, pageToken: query.pageToken };
+      const key = JSON.stringify([principal!.userId, page]);
       const position = await app.watermarks.position(SCHEDULE); // read before the query: the entry is at least this fresh
       let json = cache.get(key, position);
       if (json === undefined) {
-        json = Buffer.from(JSON.stringify({ events: await eventsBetween(app.readModels, principal!.userId, from, to, spaces) }));
+        json = await eventsPage(app.readModels, principal!.userId, page);
         cache.set(key, position, json);
       }
       return { status: 200, json };

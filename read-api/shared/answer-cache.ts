@@ -2,27 +2,43 @@
  * Serialized answers of a read, kept while the projection it reads has not moved (GET /events: the schedule
  * projection, which every change to events, calendars or memberships moves): an entry is served only if nothing it
  * could contain has changed. Read the position before computing the answer, so an entry is at least that fresh.
+ * Bounded by entries and by bytes (a page of a heavy series is megabytes); an answer over an eighth of the bytes is
+ * not kept.
  */
 export class AnswerCache {
   private readonly entries = new Map<string, { position: number; json: Buffer }>();
+  private bytes = 0;
 
-  constructor(private readonly capacity = 1000) {}
+  constructor(
+    private readonly capacity = 1000,
+    private readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
 
   get(key: string, position: number): Buffer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.position !== position) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    this.entries.delete(key); // most recently used goes last
-    this.entries.set(key, entry);
+    this.delete(key);
+    if (entry.position !== position) return undefined;
+    this.insert(key, entry); // most recently used goes last
     return entry.json;
   }
 
   set(key: string, position: number, json: Buffer): void {
+    this.delete(key);
+    if (json.length > this.maxBytes / 8) return;
+    this.insert(key, { position, json });
+    while (this.entries.size > this.capacity || this.bytes > this.maxBytes) this.delete(this.entries.keys().next().value as string);
+  }
+
+  private insert(key: string, entry: { position: number; json: Buffer }): void {
+    this.entries.set(key, entry);
+    this.bytes += entry.json.length;
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
-    this.entries.set(key, { position, json });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.bytes -= entry.json.length;
   }
 }

@@ -7,17 +7,22 @@ import { DEFAULT_PAGE_SIZE, type PageQuery } from '../../contracts/paging';
 import { invalid } from '../../services/errors';
 import type { Collection, Doc, Filter } from '../../services/readstore/read-store.port';
 
-const encode = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');
+/** The opaque token of a page that ends at `key` (a unique sort key); lists sorted otherwise build their key string. */
+export const encodePageKey = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');
 
-function decode(token: string): string {
+/** The sort key a token carries; 400 `invalid_request` for a token this API did not issue. */
+export function decodePageKey(token: string): string {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString()) as { k?: unknown };
     if (typeof parsed.k === 'string') return parsed.k;
   } catch {
     // falls through to the 400
   }
-  throw invalid('pageToken is not one this API issued', [{ path: 'query.pageToken', message: 'unknown page token' }]);
+  throw invalidPageToken();
 }
+
+export const invalidPageToken = () =>
+  invalid('pageToken is not one this API issued', [{ path: 'query.pageToken', message: 'unknown page token' }]);
 
 export interface Page<T> {
   items: T[];
@@ -36,9 +41,9 @@ export async function pageOf<T extends Doc>(
   direction: 1 | -1 = 1,
 ): Promise<Page<T>> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const after = query.pageToken === undefined ? {} : { [key]: direction === 1 ? { $gt: decode(query.pageToken) } : { $lt: decode(query.pageToken) } };
+  const after = query.pageToken === undefined ? {} : { [key]: direction === 1 ? { $gt: decodePageKey(query.pageToken) } : { $lt: decodePageKey(query.pageToken) } };
   const docs = await collection.find({ ...filter, ...after }, { sort: [[key, direction]], limit: limit + 1 });
   const items = docs.slice(0, limit);
   const next = docs.length > limit ? (items[items.length - 1][key] as string) : null;
-  return { items, nextPageToken: next === null ? null : encode(next) };
+  return { items, nextPageToken: next === null ? null : encodePageKey(next) };
 }

@@ -1,9 +1,12 @@
 /**
- * Operator endpoints, outside the public API: projection status and rebuild. Enabled by ADMIN_TOKEN. A rebuild is
- * requested in the projection registry, which every projector process polls, so it works wherever the API runs.
+ * Operator endpoints, outside the public API: projection status (position, lag, dead letters) and rebuild. Enabled
+ * by ADMIN_TOKEN. A rebuild is requested in the projection registry, which every projector process polls, so it
+ * works wherever the API runs.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
+import { DeadLetters } from '../../projections/dead-letters';
+import { projectionHealth } from '../../projections/health';
 import { REGISTRY, type RegistryDoc } from '../../projections/watermarks';
 import type { AppContext } from '../app-context';
 import { ApiError } from '../errors';
@@ -25,15 +28,18 @@ export function adminRouter(app: AppContext): Router {
   const registry = () => app.store.collection<RegistryDoc>(REGISTRY);
 
   router.get('/projections', async (_req, res) => {
-    const head = await app.events.headPosition();
-    const projections = await Promise.all(
-      app.projectionNames.map(async (name) => ({
-        name,
-        registry: await registry().get(name),
-        position: await app.watermarks.position(name),
-      })),
-    );
-    res.json({ head, projections });
+    const { head, projections } = await projectionHealth(app);
+    const deadLetters = new DeadLetters(app.store);
+    res.json({
+      head,
+      projections: await Promise.all(
+        projections.map(async ({ deadLetters: count, ...p }) => {
+          const reg = await registry().get(p.name);
+          const latest = reg?.active ? await deadLetters.latest(reg.active) : [];
+          return { ...p, registry: reg, deadLetters: { count, latest } };
+        }),
+      ),
+    });
   });
 
   router.post('/projections/:name/rebuild', async (req, res) => {

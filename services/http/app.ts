@@ -10,6 +10,7 @@ import { cors } from './cors';
 import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { Idempotency } from './idempotency';
+import type { Metrics } from './metrics';
 import { requestLogging } from './logging';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
@@ -25,6 +26,8 @@ export interface HttpOptions {
   resolvers: CredentialResolver[];
   /** True when the stores are reachable and the projections are close enough to the head of the log. */
   ready(): Promise<{ ready: boolean; details: Record<string, unknown> }>;
+  /** Served on GET /metrics (Prometheus text format). */
+  metrics: Metrics;
 }
 
 // No inline script: the Content-Security-Policy allows scripts from this origin only.
@@ -59,6 +62,14 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     try {
       const r = await options.ready();
       res.status(r.ready ? 200 : 503).json({ status: r.ready ? 'ready' : 'not_ready', ...r.details });
+    } catch (err) {
+      next(err);
+    }
+  });
+  http.get('/metrics', async (_req, res, next) => {
+    try {
+      const { contentType, text } = await options.metrics.render();
+      res.type(contentType).send(text);
     } catch (err) {
       next(err);
     }

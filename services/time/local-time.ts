@@ -1,12 +1,12 @@
 /** Calendar dates and wall-clock minutes in an IANA zone, never the process's own zone. */
-import { wallClock } from './zone';
+import { DAY_MS } from './civil';
+import { instantOfWallClock, offsetMs, wallClock } from './zone';
 
+export { DAY_MS };
 export const MINUTE_MS = 60_000;
-export const DAY_MS = 86_400_000;
 
 /** Midnight UTC of a YYYY-MM-DD date: the wall clock's own time line, where every day has 1440 minutes. */
 const wallMidnight = (date: string) => Date.parse(`${date}T00:00:00Z`);
-const wallOf = (epochMs: number, timeZone: string) => Date.parse(`${wallClock(epochMs, timeZone).local}Z`);
 
 /** The date (YYYY-MM-DD) the wall clock shows at `epochMs` in `timeZone`. */
 export const localDate = (epochMs: number, timeZone: string): string => wallClock(epochMs, timeZone).local.slice(0, 10);
@@ -34,31 +34,12 @@ export const mondayOf = (date: string): string => addDays(date, 1 - isoWeekday(d
  * spring-forward night is 03:30); a time shown twice by a backward change is its earlier instant.
  */
 export function epochAt(date: string, minuteOfDay: number, timeZone: string): number {
-  const key = `${timeZone} ${date} ${minuteOfDay}`;
-  let epoch = known.get(key);
-  if (epoch === undefined) {
-    if (known.size >= KNOWN_MAX) known.clear();
-    known.set(key, (epoch = resolveWall(wallMidnight(date) + minuteOfDay * MINUTE_MS, timeZone)));
-  }
-  return epoch;
+  const wall = wallMidnight(date) + minuteOfDay * MINUTE_MS;
+  return instantOfWallClock(wall, timeZone) ?? wall - offsetMs(wall - DAY_MS, timeZone);
 }
 
 /** The instants of the minutes of one date in a zone (0-1440), for code that reads many minutes of one day. */
 export const dayClock = (date: string, timeZone: string) => (minute: number): number => epochAt(date, minute, timeZone);
-
-/** Answers of epochAt: the same few dates and minutes (today, working hours) are asked for again and again. */
-const known = new Map<string, number>();
-const KNOWN_MAX = 50_000;
-
-function resolveWall(wall: number, timeZone: string): number {
-  const offsetBefore = wallOf(wall - DAY_MS, timeZone) - (wall - DAY_MS);
-  let best = Number.POSITIVE_INFINITY;
-  for (const offset of new Set([offsetBefore, wallOf(wall, timeZone) - wall, wallOf(wall + DAY_MS, timeZone) - (wall + DAY_MS)])) {
-    const candidate = wall - offset;
-    if (wallOf(candidate, timeZone) === wall) best = Math.min(best, candidate);
-  }
-  return Number.isFinite(best) ? best : wall - offsetBefore;
-}
 
 export interface LocalDay {
   date: string;

@@ -1,12 +1,14 @@
-import { RRuleTemporal } from 'rrule-temporal';
-import { zonedDateTimeText } from './zone';
+/**
+ * Recurring events: occurrences in a window, where a series ends, and whether a rule may be stored. A rule is
+ * evaluated on the wall clock of the event's IANA zone (a 09:00 meeting stays at 09:00 across DST changes; a wall time
+ * the spring change skips is no occurrence, RFC 5545 3.3.10), from the structure `parseRule` made. Work is
+ * proportional to the days a window spans: an open series jumps straight to the window, a COUNT series never runs
+ * past the horizon, and no rule produces more than RECURRENCE_LIMITS.maxStartsPerDay starts a day.
+ */
+import { countEndBound } from './series-end';
+import { HORIZON_MS, type Recurring, seriesOf, startsOf, YEARS } from './series';
 
-export interface Recurring {
-  startsAt: string;
-  endsAt: string;
-  timeZone: string;
-  recurrenceRule: string | null;
-}
+export { HORIZON_MS, type Recurring } from './series';
 
 export interface Interval {
   start: number;
@@ -16,61 +18,45 @@ export interface Interval {
 /** Upper bound for series without COUNT/UNTIL, as epoch ms (the largest valid Date). */
 export const OPEN_END = 8.64e15;
 
-const rules = new WeakMap<Recurring, RRuleTemporal>();
-
-function normalise(rule: string): string {
-  return rule.trim().replace(/^RRULE:/i, '');
-}
-
-function ruleFor(ev: Recurring): RRuleTemporal {
-  let r = rules.get(ev);
-  if (!r) {
-    const text = zonedDateTimeText(Date.parse(ev.startsAt), ev.timeZone);
-    const dtstart = { timeZoneId: ev.timeZone, toString: () => text };
-    r = new RRuleTemporal({ rruleString: normalise(ev.recurrenceRule!), dtstart, maxIterations: 100_000 });
-    rules.set(ev, r);
-  }
-  return r;
-}
-
-/** Returns a reason when the rule is not one we accept, else null. */
-export function checkRule(ev: Recurring): string | null {
-  const rule = normalise(ev.recurrenceRule ?? '');
-  if (/DTSTART/i.test(rule)) return 'must not contain DTSTART (startsAt is the first occurrence)';
-  const freq = /(?:^|;)FREQ=([A-Z]+)/i.exec(rule)?.[1]?.toUpperCase();
-  if (!freq) return 'must have FREQ';
-  if (!['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'].includes(freq)) return `FREQ=${freq} is not supported`;
-  try {
-    const probe = { ...ev, recurrenceRule: rule };
-    ruleFor(probe).between(new Date(ev.startsAt), new Date(Date.parse(ev.startsAt) + 400 * 86_400_000), true);
-    return null;
-  } catch (err) {
-    return `is not a valid RRULE: ${(err as Error).message}`;
-  }
-}
-
 /**
- * Occurrences (or the single event) overlapping [from, to), sorted by start. Recurrence is evaluated on the wall
- * clock of the event's time zone, so a 09:00 meeting stays at 09:00 across DST changes.
+ * Starts of the occurrences (or of the single event) overlapping [from, to), ascending. A stored rule that today's
+ * limits refuse is shown as its first occurrence only.
  */
-export function occurrences(ev: Recurring, from: number, to: number): Interval[] {
+export function* occurrenceStarts(ev: Recurring, from: number, to: number): Generator<number> {
   const start = Date.parse(ev.startsAt);
   const duration = Date.parse(ev.endsAt) - start;
-  if (!ev.recurrenceRule) return start < to && start + duration > from ? [{ start, end: start + duration }] : [];
-  const out: Interval[] = [];
-  for (const z of ruleFor(ev).between(new Date(from - duration), new Date(to), true)) {
-    const s = z.epochMilliseconds;
-    if (s < to && s + duration > from) out.push({ start: s, end: s + duration });
-  }
-  return out;
+  const c = seriesOf(ev);
+  if (c && 'series' in c) return yield* startsOf(c.series, from - duration + 1, to);
+  if (start < to && start + duration > from) yield start;
 }
 
-/** End of the last occurrence, or OPEN_END for an endless series. */
+/** Occurrences (or the single event) overlapping [from, to), sorted by start. */
+export function occurrences(ev: Recurring, from: number, to: number): Interval[] {
+  const duration = Date.parse(ev.endsAt) - Date.parse(ev.startsAt);
+  return [...occurrenceStarts(ev, from, to)].map((start) => ({ start, end: start + duration }));
+}
+
+/** Why the event's rule may not be stored, or null when it may (or there is none). Bounded: see the file comment. */
+export function checkRule(ev: Recurring): string | null {
+  const c = seriesOf(ev);
+  if (!c) return null;
+  if ('problem' in c) return c.problem;
+  const s = c.series;
+  const starts = startsOf(s, s.startMs, s.startMs + HORIZON_MS + 1);
+  if (starts.next().done) return `produces no occurrence within ${YEARS} years of startsAt`;
+  if (s.rule.count === null) return null;
+  let n = 1;
+  while (!starts.next().done) n++;
+  return n < s.rule.count ? `COUNT=${s.rule.count} is not reached within ${YEARS} years of startsAt (${n} occurrences)` : null;
+}
+
+/** End of the last occurrence, or an upper bound of it; OPEN_END for an endless series. Never enumerates. */
 export function seriesEnd(ev: Recurring): number {
   const start = Date.parse(ev.startsAt);
   const duration = Date.parse(ev.endsAt) - start;
-  if (!ev.recurrenceRule) return start + duration;
-  if (!/(?:^|;)(COUNT|UNTIL)=/i.test(ev.recurrenceRule)) return OPEN_END;
-  const all = ruleFor(ev).all();
-  return all.length ? all[all.length - 1].epochMilliseconds + duration : start + duration;
+  const c = seriesOf(ev);
+  if (!c || 'problem' in c) return start + duration;
+  const s = c.series;
+  if (s.rule.count !== null) return countEndBound(s, s.rule.count) + duration;
+  return s.lastMs === Number.POSITIVE_INFINITY ? OPEN_END : s.lastMs + duration;
 }

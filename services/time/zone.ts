@@ -1,4 +1,6 @@
 /** Wall-clock views of instants in IANA zones, from Intl alone (never the process's own zone). */
+import { DAY_MS as DAY } from './civil';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -21,13 +23,72 @@ export function wallClock(epochMs: number, timeZone: string): { local: string; o
   return { local, offsetMinutes: Math.round((Date.parse(`${local}Z`) - wholeSeconds) / 60_000) };
 }
 
-/** RFC 9557 text for an instant in a zone, e.g. `2026-10-23T09:00:00+02:00[Europe/Berlin]`. */
-export function zonedDateTimeText(epochMs: number, timeZone: string): string {
-  const { local, offsetMinutes } = wallClock(epochMs, timeZone);
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return `${local}${offset}[${timeZone}]`;
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at `epochMs`, in ms (one Intl call: `GMT+05:30`, `GMT-04:00`, `GMT+00:53:28`, `GMT`). */
+function rawOffsetMs(epochMs: number, timeZone: string): number {
+  let f = offsetFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    offsetFormatters.set(timeZone, f);
+  }
+  const m = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(f.format(epochMs));
+  if (!m?.[1]) return 0;
+  const ms = ((Number(m[2]) * 60 + Number(m[3])) * 60 + Number(m[4] ?? 0)) * 1000;
+  return m[1] === '-' ? -ms : ms;
+}
+
+const WEEK = 7 * DAY;
+const MAX_DATE_MS = 8.64e15 - 2 * WEEK;
+/** Per zone, per UTC week and per UTC day: the offset when it is the same at both ends, else NaN (a change inside). */
+const spanOffsets = new Map<string, { weeks: Map<number, number>; days: Map<number, number> }>();
+/** The last steady week looked up: a scan through a series asks about the same week again and again. */
+let lastWeek = { timeZone: '', index: Number.NaN, offset: 0 };
+
+function spanOffset(spans: Map<number, number>, timeZone: string, length: number, index: number): number {
+  let offset = spans.get(index);
+  if (offset === undefined) {
+    const first = rawOffsetMs(index * length, timeZone);
+    offset = first === rawOffsetMs(index * length + length - 1, timeZone) ? first : Number.NaN;
+    if (spans.size >= 20_000) spans.clear();
+    spans.set(index, offset);
+  }
+  return offset;
+}
+
+/**
+ * The zone's offset from UTC at `instant`, in ms. Memoized per UTC week and day (no zone changes its offset twice
+ * within a week), so expanding a series costs few Intl calls.
+ */
+export function offsetMs(instant: number, timeZone: string): number {
+  const epochMs = Math.min(Math.max(instant, -MAX_DATE_MS), MAX_DATE_MS); // Intl refuses instants past the Date range
+  const week = Math.floor(epochMs / WEEK);
+  if (week === lastWeek.index && timeZone === lastWeek.timeZone) return lastWeek.offset;
+  let spans = spanOffsets.get(timeZone);
+  if (!spans) spanOffsets.set(timeZone, (spans = { weeks: new Map(), days: new Map() }));
+  const weekly = spanOffset(spans.weeks, timeZone, WEEK, week);
+  if (!Number.isNaN(weekly)) {
+    lastWeek = { timeZone, index: week, offset: weekly };
+    return weekly;
+  }
+  const daily = spanOffset(spans.days, timeZone, DAY, Math.floor(epochMs / DAY));
+  return Number.isNaN(daily) ? rawOffsetMs(epochMs, timeZone) : daily;
+}
+
+/**
+ * The instant at which the wall clock of `timeZone` shows `localMs` (a wall-clock time written as if it were UTC).
+ * A time that occurs twice (the autumn change) is its first instant; a time that never occurs (skipped by the spring
+ * change) is null.
+ */
+export function instantOfWallClock(localMs: number, timeZone: string): number | null {
+  const before = offsetMs(localMs - DAY, timeZone);
+  const after = offsetMs(localMs + DAY, timeZone);
+  let best: number | null = null;
+  for (const offset of before === after ? [before] : [before, after]) {
+    const instant = localMs - offset;
+    if (offsetMs(instant, timeZone) === offset && (best === null || instant < best)) best = instant;
+  }
+  return best;
 }
 
 let canonicalNames: Map<string, string> | null = null;

@@ -9,6 +9,7 @@
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
+ *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
@@ -20,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availability-bench';
 import { killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
+import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { storeBench, type StoreResult } from './store-bench';
@@ -41,6 +43,7 @@ const GET_EVENTS = 200;
 const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
 /** POST /tasks moves on to a fresh owner after this many tasks: every board stays far below its 10,000-task limit. */
 const TASKS_PER_OWNER = 4000;
+const HOSTILE_ATTACKERS = 4;
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const ms = (n: number) => `${fmt(n, n < 10 ? 2 : 1)} ms`;
@@ -219,6 +222,18 @@ async function main(): Promise<void> {
   log(`  event appended -> delivery received: p50 ${ms(hooks.latency.p50)}  p99 ${ms(hooks.latency.p99)}  max ${ms(hooks.latency.max)} (${hooks.latency.samples} samples)`);
   log();
 
+  // 7. Hostile requests
+  log(`[7] One user's hostile requests, service in process (${SECONDS} s per phase; /healthz every 20 ms; another user writes and reads back)`);
+  const hostile = await hostileBench(SECONDS, HOSTILE_ATTACKERS);
+  for (const p of hostile) {
+    const codes = Object.entries(p.statuses).map(([c, n]) => `${c}:${n}`).join(' ');
+    log(`  ${p.label}: ${p.requests} hostile requests${codes ? ` [${codes}]` : ''}`);
+    log(`    /healthz          p50 ${ms(p.healthz.p50)}  p99 ${ms(p.healthz.p99)}  max ${ms(p.healthz.max)}`);
+    log(`    event-loop delay  p50 ${ms(p.eventLoopDelay.p50)}  p99 ${ms(p.eventLoopDelay.p99)}  max ${ms(p.eventLoopDelay.max)}`);
+    log(`    other user's POST + GET  p50 ${ms(p.victim.p50)}  p99 ${ms(p.victim.p99)}  max ${ms(p.victim.max)}`);
+  }
+  log();
+
   // Summary
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   const rows: Row[] = [
@@ -248,6 +263,12 @@ async function main(): Promise<void> {
     }),
     { figure: `Webhook deliveries/s (local receiver, fan-out ${WEBHOOK_FANOUT})`, value: `${fmt(hooks.deliveriesPerSec, 0)} deliveries/s`, target: '-', result: '-' },
     { figure: 'Webhook event-to-delivery latency', value: `p50 ${ms(hooks.latency.p50)}, p99 ${ms(hooks.latency.p99)}, max ${ms(hooks.latency.max)}`, target: '-', result: '-' },
+    ...hostile.slice(1).map((p) => ({
+      figure: `/healthz while one user sends ${p.name}`,
+      value: `max ${ms(p.healthz.max)}; event-loop delay max ${ms(p.eventLoopDelay.max)}`,
+      target: 'max < 200 ms',
+      result: pass(p.healthz.max < 200),
+    })),
   ];
   const w = [0, 0, 0, 0];
   const cells = (r: Row) => [r.figure, r.value, r.target, r.result];

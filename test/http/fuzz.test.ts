@@ -114,3 +114,68 @@ it('answers 2,000+ hostile requests with 4xx envelopes and stores nothing', asyn
   const target = await user.call('GET', `/events/${eventId}`);
   expect(target.body.event).toMatchObject({ title: 'target', version: 1, attendees: [] });
 }, 120_000);
+
+/** Rules a hostile client would send: each must be refused without expanding anything. */
+function hostileRules(): string[] {
+  const list = (n: number, max: number) => Array.from({ length: n }, (_, i) => i % (max + 1)).join(',');
+  const rules = [
+    'FREQ=HOURLY;COUNT=1000000000', 'FREQ=DAILY;UNTIL=99991231T000000Z', 'FREQ=YEARLY;COUNT=100001',
+    'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30;COUNT=2', 'FREQ=DAILY;FREQ=MINUTELY;COUNT=50000', 'freq=minutely', 'FREQ=SECONDLY;COUNT=5',
+    `FREQ=HOURLY;BYMINUTE=${list(60, 59)};BYSECOND=${list(60, 59)}`, `FREQ=DAILY;BYHOUR=${list(24, 23)};BYMINUTE=0,30`,
+    `FREQ=YEARLY;BYYEARDAY=${list(40, 366).replace(/^0,/, '')}`, 'FREQ=YEARLY;BYWEEKNO=53;BYMONTH=6', 'FREQ=MONTHLY;BYDAY=5MO;BYMONTH=2;COUNT=999',
+    'FREQ=DAILY;UNTIL=19700101T000000Z', 'FREQ=DAILY;COUNT=0', 'FREQ=DAILY;INTERVAL=99999999999',
+    'FREQ=DAILY;COUNT=5;UNTIL=20270101T000000Z', 'FREQ=WEEKLY;BYDAY=1MO', 'FREQ=DAILY;BYSETPOS=1', 'FREQ=DAILY;X-EVIL=1',
+  ];
+  const parts = ['FREQ=DAILY', 'INTERVAL=2', 'COUNT=3', 'BYDAY=MO', 'BYMONTH=1', 'BYHOUR=9', 'WKST=MO'];
+  for (let i = 0; i < 30; i++) {
+    const part = pick(parts);
+    rules.push(pick([
+      `FREQ=WEEKLY;${part};${part}`, // a part given twice
+      `FREQ=YEARLY;BYMONTH=${Math.floor(random() * 12) + 1};BYMONTHDAY=${pick([30, 31, -30, -31])};BYDAY=${pick(['5MO', '-5FR'])};COUNT=${Math.floor(random() * 1000) + 1}`,
+      `FREQ=HOURLY;BYMINUTE=${list(Math.floor(random() * 30) + 2, 59)};BYSECOND=${list(Math.floor(random() * 30) + 2, 59)}`,
+      `FREQ=DAILY;UNTIL=${2040 + Math.floor(random() * 7000)}0101T000000Z`,
+      `FREQ=${pick(['HOURLY', 'DAILY'])};COUNT=${1001 + Math.floor(random() * 1e9)}`,
+      `FREQ=MONTHLY;${pick(['BYMONTHDAY=32', 'BYDAY=6TU', 'BYSETPOS=0', 'BYMONTH=13', 'BYHOUR=24', 'BYMINUTE=60'])}`,
+    ]));
+  }
+  return rules;
+}
+
+it('refuses hostile recurrence rules and answers huge windows in bounded pages, never stalling anyone', async () => {
+  const other = await signUp(base);
+  const series = await user.call('POST', '/events', {
+    title: 'hourly', busy: false, startsAt: '2026-12-02T00:00:00Z', endsAt: '2026-12-02T00:10:00Z', recurrenceRule: 'FREQ=HOURLY',
+  });
+  expect(series.status).toBe(201);
+  const before = await svc.service.context.events.headPosition();
+  const bad: string[] = [];
+  let written = 0;
+  /** Sends one hostile request with a /healthz beside it; then another user writes and reads back at once. */
+  const probe = async (label: string, send: () => Promise<{ status: number; body: any }>, ok: (r: { status: number; body: any }) => boolean) => {
+    const [res, health] = await Promise.all([send(), request(svc.service.url!, 'GET', '/healthz')]);
+    if (!ok(res) || health.status !== 200) bad.push(`${label} -> ${res.status} ${JSON.stringify(res.body)?.slice(0, 160)} (healthz ${health.status})`);
+    const mine = await other.call('POST', '/events', { title: 'mine', busy: false, startsAt: '2027-06-01T09:00:00Z', endsAt: '2027-06-01T09:30:00Z' });
+    written++;
+    if (mine.status !== 201 || (await other.call('GET', `/events/${mine.body.event.id}`)).status !== 200) bad.push(`${label}: another user's write not readable`);
+  };
+  const refused = (r: { status: number; body: any }) => r.status === 400 && r.body?.error?.code === 'invalid_request';
+
+  for (const rule of hostileRules()) {
+    const body = { title: 'hostile', startsAt: '2026-12-01T09:00:00Z', endsAt: '2026-12-01T10:00:00Z', recurrenceRule: rule };
+    await probe(`POST ${rule.slice(0, 80)}`, () => user.call('POST', '/events', body), refused);
+    await probe(`PATCH ${rule.slice(0, 80)}`, () => user.call('PATCH', `/events/${series.body.event.id}`, { recurrenceRule: rule }), refused);
+  }
+  for (let i = 0; i < 12; i++) {
+    const year = 2027 + Math.floor(random() * 7900);
+    const from = `${year}-0${1 + Math.floor(random() * 9)}-01T00:00:00Z`;
+    const inRange = new Date(Date.parse(from) + 366 * 86_400_000).toISOString();
+    const query = (to: string, extra = '') => `/events?from=${enc(from)}&to=${enc(to)}${extra}`;
+    const limit = pick([500, 1, 37]);
+    await probe(`GET a year from ${from}`, () => user.call('GET', query(inRange, `&limit=${limit}`)), (r) =>
+      r.status === 200 && r.body.events.length === limit && typeof r.body.nextPageToken === 'string'); // the hourly series fills every page
+    await probe(`GET ${from} to 9999`, () => user.call('GET', query('9999-12-31T23:59:59Z')), refused);
+    await probe(`GET from 0001`, () => user.call('GET', `/events?from=${enc('0001-01-01T00:00:00Z')}&to=${enc(from)}`), refused);
+  }
+  expect(bad).toEqual([]);
+  expect(await svc.service.context.events.headPosition()).toBe(before + written); // only the other user's writes
+}, 180_000);

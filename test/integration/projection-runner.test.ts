@@ -2,6 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { DEAD_LETTERS } from '../../projections/dead-letters';
+import { projectionHealth, readinessProblems } from '../../projections/health';
 import { projection, type Projection } from '../../projections/projection';
 import { ProjectionRunner } from '../../projections/runner';
 import { CHECKPOINTS, REGISTRY, Watermarks, physical } from '../../projections/watermarks';
@@ -9,7 +11,8 @@ import { ReadModels } from '../../projections/read-models';
 import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import type { EventStore } from '../../services/eventstore/event-store.port';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
-import type { ReadStore } from '../../services/readstore/read-store.port';
+import type { Doc, ReadStore } from '../../services/readstore/read-store.port';
+import { addProjectionMetrics, Metrics } from '../../services/http/metrics';
 import { newId } from '../../services/ids';
 
 const log = pino({ level: 'silent' });
@@ -119,5 +122,97 @@ describe('projection runner', () => {
     const status = await runner.status();
     expect(status[0]).toMatchObject({ name: 'counter', active: after.active, building: null });
     await runner.stop();
+  });
+
+  describe('a projection that cannot apply an event', () => {
+    /** Counts `thing.happened`, and throws on the one titled "poison" (as a projection bug would). */
+    const fragile = projection({
+      ...counter(1),
+      async apply(e, docs) {
+        if ((e.data as { title: string }).title === 'poison') throw new Error('cannot apply poison');
+        await counter(1).apply(e, docs);
+      },
+    });
+    const appendAt = (stream: string, title: string, occurredAt: string) =>
+      events.append(stream, [{ id: newId(), type: 'thing.happened', data: { title }, metadata: { ...meta, occurredAt } }], 'any');
+    const sources = (watermarks: Watermarks) => ({ events, store, watermarks, projectionNames: ['counter'] });
+
+    it('dead-letters it and keeps applying later events; checkpoint, status and metrics show it', async () => {
+      const watermarks = new Watermarks(store, true);
+      const runner = new ProjectionRunner(events, store, [fragile], watermarks, log);
+      await runner.start();
+      await append('s-1', 'one');
+      const poison = await append('s-1', 'poison');
+      const last = await append('s-1', 'two');
+      expect(await watermarks.waitFor(['counter'], last.position, 10_000)).toBe(true);
+
+      const docs = await new ReadModels(store, watermarks).docs('counter');
+      expect((await docs('counts').get('s-1'))?.n).toBe(2);
+      const key = (await store.collection(REGISTRY).get('counter'))!.active as string;
+      const letters = await store.collection(DEAD_LETTERS).find({ storage: key });
+      expect(letters).toEqual([
+        expect.objectContaining({
+          projection: 'counter', storage: key, position: poison.position, type: 'thing.happened', error: 'cannot apply poison',
+          eventId: (await events.readAll(poison.position - 1, 1))[0].id, at: expect.any(String),
+        }),
+      ]);
+      expect((await runner.status())[0]).toMatchObject({ name: 'counter', deadLetters: 1 });
+      await runner.stop();
+      expect((await store.collection(CHECKPOINTS).get(key))?.position).toBe(last.position);
+
+      const health = await projectionHealth(sources(watermarks));
+      expect(health.projections).toEqual([expect.objectContaining({ name: 'counter', position: last.position, lagPositions: 0, deadLetters: 1 })]);
+      const metrics = new Metrics();
+      addProjectionMetrics(metrics, sources(watermarks));
+      const { text } = await metrics.render();
+      expect(text).toContain('calendar_projection_dead_letters{projection="counter"} 1');
+      expect(text).toContain(`calendar_projection_position{projection="counter"} ${last.position}`);
+      expect(text).toContain('calendar_projection_lag_seconds{projection="counter"} 0');
+      expect(text).toContain(`calendar_log_head_position ${last.position}`);
+    });
+
+    it('never passes an event that was neither applied nor recorded: while the record fails, it waits there', async () => {
+      let recordFails = true;
+      const flaky: ReadStore = {
+        ...store,
+        collection: <T extends Doc = Doc>(name: string) => {
+          const c = store.collection<T>(name);
+          return name !== DEAD_LETTERS ? c : { ...c, put: (doc: T) => (recordFails ? Promise.reject(new Error('store down')) : c.put(doc)) };
+        },
+        listCollections: () => store.listCollections(),
+        close: () => store.close(),
+      };
+      const watermarks = new Watermarks(flaky, true);
+      const runner = new ProjectionRunner(events, flaky, [fragile], watermarks, log);
+      await runner.start();
+      const before = await append('s-1', 'one');
+      await append('s-1', 'poison');
+      const last = await append('s-1', 'two');
+      expect(await watermarks.waitFor(['counter'], before.position, 10_000)).toBe(true);
+      expect(await watermarks.waitFor(['counter'], last.position, 1_500)).toBe(false); // held at the poison event
+      expect(await watermarks.position('counter')).toBe(before.position);
+      recordFails = false;
+      expect(await watermarks.waitFor(['counter'], last.position, 10_000)).toBe(true);
+      await runner.stop();
+      expect(await store.collection(DEAD_LETTERS).count({})).toBe(1);
+    });
+
+    it('reports a stuck projection by the age of the oldest event it has not applied, naming it', async () => {
+      const watermarks = new Watermarks(store, true);
+      const runner = new ProjectionRunner(events, store, [fragile], watermarks, log);
+      await runner.start();
+      const applied = await append('s-1', 'one');
+      expect(await watermarks.waitFor(['counter'], applied.position, 10_000)).toBe(true);
+      await runner.stop(); // nothing applies the log any more: stuck
+      const now = Date.parse('2030-01-01T12:00:00Z');
+      const waiting = await appendAt('s-1', 'two', new Date(now - 120_000).toISOString());
+      const health = await projectionHealth(sources(watermarks), now);
+      expect(health.projections[0]).toMatchObject({ lagPositions: 1, lagSeconds: 120, next: { position: waiting.position, type: 'thing.happened' } });
+      expect(readinessProblems(health, { maxLagSeconds: 30, maxLagPositions: 1000 })).toEqual([
+        `counter: stuck or lagging: the oldest event it has not applied (position ${waiting.position}, thing.happened) is 120 s old (limit 30 s)`,
+      ]);
+      expect(readinessProblems(health, { maxLagSeconds: 300, maxLagPositions: 1000 })).toEqual([]);
+      expect(readinessProblems(health, { maxLagSeconds: 300, maxLagPositions: 0 })).toEqual([`counter: 1 log positions behind the head (limit 0)`]);
+    });
   });
 });
