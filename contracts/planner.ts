@@ -48,17 +48,16 @@ const OTHER_TASK_ID = 'd4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70';
 const GOAL_ID = '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f';
 const USER_ID = '5d2c8e3a-1b4f-4c6d-8e9a-0f1b2c3d4e5f';
 
-const When = (what: string) =>
-  z.union([FromDate, Instant]).describe(`${what}: a date (YYYY-MM-DD, read in the profile's time zone) or a date-time`);
+const DateOrInstant = z.union([FromDate, Instant]);
 
 export const PlanBody = z
   .object({
     kind: PlanKind.describe('`tasks`: open tasks by due date, priority and estimate; `goals`: weekly goals'),
-    from: When('Start').optional().describe(
+    from: DateOrInstant.optional().describe(
       'Start: a date (its local midnight in the profile\'s time zone) or a date-time; default today. Time before now is never planned',
     ),
-    to: When('End').optional().describe(
-      `End: a date (included: up to the next local midnight) or a date-time (excluded); default the end of the ${PLANNER_LIMITS.defaultDays - 1}th day after today; at most ${PLANNER_LIMITS.maxDays} days after from`,
+    to: DateOrInstant.optional().describe(
+      `End: a date (included: up to the next local midnight) or a date-time (excluded); default the end of the ${PLANNER_LIMITS.defaultDays - 1}th day after the date of from (today and the next 7 days); the range spans at most ${PLANNER_LIMITS.maxDays} dates`,
     ),
     ids: z
       .array(Uuid)

@@ -186,17 +186,17 @@ describe('planning goals', () => {
   });
 
   it.each([
-    ['already_planned: the week is planned', goal({}), { planned: 120 }, {}, 0, 'already_planned',
+    ['already_planned: the week is planned', goal({}), 120, {}, 0, 'already_planned',
       '120 of 120 minutes are already planned in the week of 2030-11-04'],
-    ['less_than_min_block: less than one block is left', goal({}), { planned: 100 }, {}, 20, 'less_than_min_block',
+    ['less_than_min_block: less than one block is left', goal({}), 100, {}, 20, 'less_than_min_block',
       '20 minutes are left in the week of 2030-11-04, less than one 30-minute block'],
-    ['no_free_time: the preferred period is busy all week', goal({}), {}, { busy: [0, 1, 2, 3, 4, 5, 6].map((d) => span(d, '05:00', '12:30')) }, 120, 'no_free_time',
+    ['no_free_time: the preferred period is busy all week', goal({}), 0, { busy: [0, 1, 2, 3, 4, 5, 6].map((d) => span(d, '05:00', '12:30')) }, 120, 'no_free_time',
       'No free stretch of 30 minutes in the morning (06:00-12:00), the goal\'s preferred period in the week of 2030-11-04'],
-    ['not_enough_free_time: some of it fits', goal({}), {}, { busy: [0, 1, 2, 3, 4, 5, 6].map((d) => span(d, d === 2 ? '06:45' : '05:00', '12:30')) }, 75, 'not_enough_free_time',
+    ['not_enough_free_time: some of it fits', goal({}), 0, { busy: [0, 1, 2, 3, 4, 5, 6].map((d) => span(d, d === 2 ? '06:45' : '05:00', '12:30')) }, 75, 'not_enough_free_time',
       'Only 45 of 120 minutes fit in the morning (06:00-12:00), the goal\'s preferred period in the week of 2030-11-04, in blocks of 30-60 minutes'],
-    ['past_deadline', goal({ deadline: at(0, '00:00') }), {}, { now: at(0, '08:00') }, 0, 'past_deadline',
+    ['past_deadline', goal({ deadline: at(0, '00:00') }), 0, { now: at(0, '08:00') }, 0, 'past_deadline',
       'Its deadline passed before the time this plan covers'],
-  ])('does not (fully) place a goal for %s', (_label, g, { planned = 0 }, options, minutes, code, message) => {
+  ])('does not (fully) place a goal for %s', (_label, g, planned, options, minutes, code, message) => {
     const result = goals(board(options), [g], { [g.id]: planned });
     expect(result.unplaced).toEqual([{ kind: 'goal', id: g.id, title: g.name, minutes, weekStart: code === 'past_deadline' ? null : MONDAY, reason: { code, message } }]);
   });
