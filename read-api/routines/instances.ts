@@ -1,5 +1,9 @@
 import type { Routine, RoutineInstance, RoutinePeriod } from '../../contracts/routines';
+import type { RoutineBlock } from '../../services/availability/types';
 import type { RoutineDay } from '../../write-api/routines/routines.decider';
+
+/** A routine period on one date as other slices plan around it: the availability engine's input. */
+export type { RoutineBlock };
 
 /** One period on one date: that day's times (moved or its own) as minutes and as instants from `clock`. */
 export function instanceOf(
@@ -26,19 +30,6 @@ export function instanceOf(
     canMove: period.canMove,
     items: period.items.map((item) => ({ id: item.id, title: item.title, done: done.has(item.id) })),
   };
-}
-
-/** A routine period on one date as other slices (availability) plan around it: epoch ms, bounded by that day. */
-export interface RoutineBlock {
-  routineId: string;
-  periodId: string;
-  name: string;
-  start: number;
-  end: number;
-  canMove: boolean;
-  windowStart: number | null;
-  windowEnd: number | null;
-  status: 'done' | 'skipped' | null;
 }
 
 export function blockOf(instance: RoutineInstance, clock: (minute: number) => number): RoutineBlock {
