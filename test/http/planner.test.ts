@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, epochAt, localDate } from '../../services/availability/local-time';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { midWeekZone, usePlanningService } from '../support/planning';
+import { appendDomainEvent, midWeekZone, usePlanningService } from '../support/planning';
 import { type Client, signUp } from '../support/service';
 
 const api = usePlanningService();
@@ -126,6 +126,19 @@ describe('POST /planner/plan: tasks', () => {
     expect((await plan(assignee, { kind: 'tasks', ...week })).blocks.map((b) => b.taskId)).toEqual([task.id]);
     expect((await plan(owner, { kind: 'tasks', ...week })).blocks).toEqual([]);
     expect((await plan(owner, { kind: 'tasks', ...week, ids: [task.id] })).blocks.map((b) => b.taskId)).toEqual([task.id]);
+  });
+
+  it('reads up to the position named by X-Calendar-Min-Position', async () => {
+    const c = await berliner();
+    const id = randomUUID();
+    const position = await appendDomainEvent(api.svc, 'task.created', {
+      id, title: 'Appended', notes: null, projectId: null, listId: null, dueAt: null, estimateMinutes: 45, priority: 'normal',
+      assigneeId: null, status: 'open', createdBy: c.userId, createdAt: at(-30, '09:00'), updatedAt: at(-30, '09:00'),
+      completedAt: null, deletedAt: null, rank: 'V00000', version: 1,
+    }, c.userId, `task-${id}`);
+    const res = await c.call('POST', '/planner/plan', { kind: 'tasks', ...week }, { 'X-Calendar-Min-Position': String(position) });
+    expect(spans(res.body.blocks)).toEqual([['Appended', at(0, '09:00'), at(0, '09:45')]]);
+    expectInvalid(await c.call('POST', '/planner/plan', { kind: 'tasks' }, { 'X-Calendar-Min-Position': 'soon' }), 'header.X-Calendar-Min-Position');
   });
 
   it('defaults to today and the next 7 days where the person is', async () => {
