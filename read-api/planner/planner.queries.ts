@@ -41,16 +41,6 @@ function boardOf(found: Availability, range: Interval, timeZone: string, now: nu
   return { range, now, timeZone, blocked: mergeIntervals([...found.blocked, ...kept]), placed: [] };
 }
 
-const missing = (ids: string[]) =>
-  new ApiError(404, 'not_found', `Not found: ${ids.join(', ')}`, { ids });
-
-async function namedTasks(models: ReadModels, userId: string, ids: string[]): Promise<Task[]> {
-  const found = await Promise.all(ids.map((id) => visibleTask(models, userId, id)));
-  const absent = ids.filter((_, i) => !found[i]);
-  if (absent.length) throw missing(absent);
-  return found as Task[];
-}
-
 /** Open tasks the caller is to do (assigned to them, or theirs and assigned to nobody), due from the range on or undated. */
 async function openTasks(models: ReadModels, userId: string, range: Interval): Promise<Task[]> {
   const tasks = (await models.docs(TASKS))<TaskDoc>('tasks');
@@ -90,16 +80,18 @@ function weeksOf(range: Interval, timeZone: string): Week[] {
 const deadlineEnd = (deadline: string | null, timeZone: string) =>
   deadline === null ? null : isDate(deadline) ? epochAt(addDays(deadline, 1), 0, timeZone) : Date.parse(deadline);
 
+/** Each named item, or 404 naming those that are unknown or not the caller's. */
+async function named<T>(ids: string[], find: (id: string) => Promise<T | null>): Promise<T[]> {
+  const found = await Promise.all(ids.map(find));
+  const absent = ids.filter((_, i) => !found[i]);
+  if (absent.length) throw new ApiError(404, 'not_found', `Not found: ${absent.join(', ')}`, { ids: absent });
+  return found as T[];
+}
+
 async function goalsPlan(models: ReadModels, userId: string, ids: string[] | undefined, board: Board, owner: Owner) {
-  let goals;
-  if (ids) {
-    const found = await Promise.all(ids.map((id) => ownGoal(models, userId, id)));
-    const absent = ids.filter((_, i) => !found[i]);
-    if (absent.length) throw missing(absent);
-    goals = found.map((g) => g!);
-  } else {
-    goals = (await allGoals(models, userId)).slice(0, PLANNER_LIMITS.items);
-  }
+  const goals = ids
+    ? await named(ids, (id) => ownGoal(models, userId, id))
+    : (await allGoals(models, userId)).slice(0, PLANNER_LIMITS.items);
   const weeks = weeksOf(board.range, owner.timeZone);
   const progress = await Promise.all(weeks.map((w) => goalProgress(models, goals.map((g) => g.id), w.start, w.end, board.now)));
   const byWeek = new Map(weeks.map((w, i) => [w.monday, progress[i]]));
@@ -127,17 +119,14 @@ export async function plan(
   const rules: Rules = { workingHours: null, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now };
   const found = await computeFor(sources, userId, owner, range, rules);
   const board = boardOf(found, range, owner.timeZone, now);
-  let result;
-  if (body.kind === 'tasks') {
-    const tasks = body.ids ? await namedTasks(models, userId, body.ids) : await openTasks(models, userId, range);
-    result = planTasks({
+  const result = body.kind === 'tasks'
+    ? planTasks({
       board, workingHours: owner.workingHours,
-      tasks: tasks.map(planTask).sort(taskOrder).slice(0, PLANNER_LIMITS.items),
+      tasks: (body.ids ? await named(body.ids, (id) => visibleTask(models, userId, id)) : await openTasks(models, userId, range))
+        .map(planTask).sort(taskOrder).slice(0, PLANNER_LIMITS.items),
       plannedMinutes: taskMinutes(found, range, now),
-    });
-  } else {
-    result = await goalsPlan(models, userId, body.ids, board, owner);
-  }
+    })
+    : await goalsPlan(models, userId, body.ids, board, owner);
   return {
     kind: body.kind, timeZone: owner.timeZone, from: iso(range.start), to: iso(range.end),
     blocks: result.blocks.map(blockView), unplaced: result.unplaced,
