@@ -9,7 +9,8 @@ import { overlaps } from '../../services/availability/intervals';
 import { nearestStart } from '../../services/availability/nearest';
 import { freeWindows } from '../../services/availability/timeline';
 import type { Blocked, Occurrence, Rules } from '../../services/availability/types';
-import { addDays, dayClock, wallClock } from '../../services/time/zone';
+import { addDays, epochAt } from '../../services/availability/local-time';
+import { wallClock } from '../../services/time/zone';
 import { computeFor } from '../availability/availability.queries';
 import type { AvailabilitySources, Owner } from '../availability/sources';
 import { routineDays, type RoutineDayEntry } from './routines.queries';
@@ -42,7 +43,7 @@ export async function routineConflicts(
 ): Promise<Conflict[]> {
   const { timeZone } = owner;
   const last = addDays(from, days - 1);
-  const range = { start: dayClock(from, timeZone)(0), end: dayClock(last, timeZone)(1440) };
+  const range = { start: epochAt(from, 0, timeZone), end: epochAt(last, 1440, timeZone) };
   const [entries, found] = await Promise.all([
     routineDays(models, userId, timeZone, from, last),
     computeFor(sources, userId, owner, range, routineRules(now)),
@@ -83,8 +84,7 @@ export async function routineConflicts(
 /** The free time nearest the period's start inside its window, clear of what the engine blocks and of the day's other (unskipped) periods. */
 function suggest(entry: RoutineDayEntry, sameDay: RoutineDayEntry[], blocked: readonly Blocked[], timeZone: string) {
   const { instance, block } = entry;
-  const clock = dayClock(instance.date, timeZone);
-  const window = { start: block.windowStart ?? clock(0), end: block.windowEnd ?? clock(1440) };
+  const window = { start: block.windowStart ?? epochAt(instance.date, 0, timeZone), end: block.windowEnd ?? epochAt(instance.date, 1440, timeZone) };
   const others: Blocked[] = sameDay
     .filter((o) => o !== entry && o.instance.status !== 'skipped')
     .map((o) => ({ start: o.block.start, end: o.block.end, reason: { type: 'routine', routineId: o.block.routineId, periodId: o.block.periodId } }));
