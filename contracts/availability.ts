@@ -12,8 +12,8 @@ export const AVAILABILITY_LIMITS = {
 } as const;
 
 /** Dates and instants outside 1970-2999 are refused: nothing is planned there, and the zone arithmetic stays in range. */
-const FromDate = IsoDate.refine((d) => d >= '1970-01-01' && d <= '2999-12-01', 'must be between 1970-01-01 and 2999-12-01');
-const Instant = DateTime.refine((t) => Date.parse(t) >= 0 && Date.parse(t) < Date.UTC(3000, 0, 1), 'must be in the years 1970-2999');
+export const FromDate = IsoDate.refine((d) => d >= '1970-01-01' && d <= '2999-12-01', 'must be between 1970-01-01 and 2999-12-01');
+export const Instant = DateTime.refine((t) => Date.parse(t) >= 0 && Date.parse(t) < Date.UTC(3000, 0, 1), 'must be in the years 1970-2999');
 
 const limits = AVAILABILITY_LIMITS;
 const dayCount = (min: number, max: number, fallback: number) =>

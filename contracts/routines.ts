@@ -3,6 +3,7 @@
  * Minutes are minutes of the day in the owner's profile time zone.
  */
 import { z } from 'zod';
+import { FromDate } from './availability';
 import { DateTime, ErrorEnvelope, IdParams, IsoDate, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
@@ -240,7 +241,7 @@ export const InstancesQuery = z.object({
   to: IsoDate.describe(`Last date, included; at most ${ROUTINE_LIMITS.instanceDays} dates in all`),
 });
 export const ConflictsQuery = z.object({
-  from: IsoDate.optional().describe('First date; default today where the owner is'),
+  from: FromDate.optional().describe('First date; default today where the owner is'),
   days: z.coerce.number().int().min(1).max(ROUTINE_LIMITS.conflictDays).optional().describe('Number of dates, default 7'),
 });
 export const PeriodDayParams = z.object({ periodId: Uuid, date: IsoDate });

@@ -14,6 +14,7 @@ import { notificationOperations } from '../contracts/notifications';
 import type { Operation } from '../contracts/operation';
 import { organizationOperations } from '../contracts/organizations';
 import { planOperations } from '../contracts/plan';
+import { plannerOperations } from '../contracts/planner';
 import { profileOperations } from '../contracts/profile';
 import { routineOperations } from '../contracts/routines';
 import { spaceOperations } from '../contracts/spaces';
@@ -27,6 +28,7 @@ import { eventsReadRoutes } from '../read-api/events/events.routes';
 import { notificationsReadRoutes } from '../read-api/notifications/notifications.routes';
 import { organizationsReadRoutes } from '../read-api/organizations/organizations.routes';
 import { planReadRoutes } from '../read-api/plan/plan.routes';
+import { plannerReadRoutes } from '../read-api/planner/planner.routes';
 import { bugReportsReadRoutes } from '../read-api/bug-reports/bug-reports.routes';
 import { eventTypesReadRoutes } from '../read-api/event-types/event-types.routes';
 import { focusReadRoutes } from '../read-api/focus/focus.routes';
@@ -48,6 +50,7 @@ import { focusWriteRoutes } from '../write-api/focus/focus.routes';
 import { goalsWriteRoutes } from '../write-api/goals/goals.routes';
 import { integrationsRoutes } from '../write-api/integrations/integrations.routes';
 import { notificationsWriteRoutes } from '../write-api/notifications/notifications.routes';
+import { plannerWriteRoutes } from '../write-api/planner/planner.routes';
 import { applicationsRoutes } from '../write-api/oauth/applications.routes';
 import { authorizeRoutes } from '../write-api/oauth/authorize.routes';
 import { tokenRoutes } from '../write-api/oauth/token.routes';
@@ -66,7 +69,7 @@ export const apiOperations: Operation[] = [
   ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
-  ...routineOperations, ...taskOperations, ...projectOperations,
+  ...routineOperations, ...taskOperations, ...projectOperations, ...plannerOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -104,5 +107,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...tasksReadRoutes(app),
     ...tasksWriteRoutes(app),
     ...projectsWriteRoutes(app),
+    ...plannerReadRoutes(app), ...plannerWriteRoutes(app),
   ];
 }

@@ -1,16 +1,21 @@
-/** GET /routines/conflicts: routine periods a busy event landed on, each with a suggested free time that day. */
+/**
+ * GET /routines/conflicts: routine periods a busy event landed on, each with a suggested free time that day. Busy
+ * time comes from the availability engine, so a suggestion is free in the same sense as GET /availability.
+ */
 import type { z } from 'zod';
 import type { RoutineConflict } from '../../contracts/routines';
 import type { ReadModels } from '../../projections/read-models';
+import { overlaps } from '../../services/availability/intervals';
+import { nearestStart } from '../../services/availability/nearest';
+import { freeWindows } from '../../services/availability/timeline';
+import type { Blocked, Occurrence, Rules } from '../../services/availability/types';
+import { addDays, epochAt } from '../../services/time/local-time';
 import { wallClock } from '../../services/time/zone';
-import { addDays, dayClock } from '../../services/time/local-time';
-import { eventsBetween } from '../events/events.queries';
-import { suggestFreeTime, type Span } from './free-time';
+import { computeFor } from '../availability/availability.queries';
+import type { AvailabilitySources, Owner } from '../availability/sources';
 import { routineDays, type RoutineDayEntry } from './routines.queries';
 
 type Conflict = z.infer<typeof RoutineConflict>;
-
-const overlaps = (a: Span, b: Span) => a.start < b.end && a.end > b.start;
 
 /** Minute of `date` at an instant of that day (its closing midnight is 1440). */
 function minuteOf(epochMs: number, date: string, timeZone: string): number {
@@ -27,14 +32,24 @@ function suggested(start: number, end: number, date: string, timeZone: string) {
   };
 }
 
-export async function routineConflicts(models: ReadModels, userId: string, timeZone: string, from: string, days: number): Promise<Conflict[]> {
+/**
+ * A period moves within its window, any time of day (working hours are for others' bookings, not one's own
+ * routines), never before now.
+ */
+const routineRules = (now: number): Rules => ({ workingHours: null, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now });
+
+export async function routineConflicts(
+  sources: AvailabilitySources, models: ReadModels, userId: string, owner: Owner, from: string, days: number, now: number,
+): Promise<Conflict[]> {
+  const { timeZone } = owner;
   const last = addDays(from, days - 1);
-  const start = dayClock(from, timeZone)(0);
-  const end = dayClock(last, timeZone)(1440);
-  const [entries, events] = await Promise.all([routineDays(models, userId, timeZone, from, last), eventsBetween(models, userId, start, end)]);
-  const busy = events
-    .filter((e) => e.busy && !e.allDay)
-    .map((e) => ({ event: e, start: Date.parse(e.startsAt), end: Date.parse(e.endsAt) }));
+  const range = { start: epochAt(from, 0, timeZone), end: epochAt(last, 1440, timeZone) };
+  const [entries, found] = await Promise.all([
+    routineDays(models, userId, timeZone, from, last),
+    computeFor(sources, userId, owner, range, routineRules(now)),
+  ]);
+  // All-day events do not make conflicts (a holiday is not a clash with the morning run).
+  const busy = found.occurrences.filter((o) => o.event.busy && !o.event.allDay);
   const byDate = new Map<string, RoutineDayEntry[]>();
   for (const e of entries) {
     if (!byDate.has(e.instance.date)) byDate.set(e.instance.date, []);
@@ -46,7 +61,7 @@ export async function routineConflicts(models: ReadModels, userId: string, timeZ
     if (instance.status !== null) continue;
     const hits = busy.filter((b) => overlaps(b, block));
     if (hits.length === 0) continue;
-    const suggestion = block.canMove ? suggest(entry, byDate.get(instance.date)!, busy, timeZone) : null;
+    const suggestion = block.canMove ? suggest(entry, byDate.get(instance.date)!, found.blocked, timeZone) : null;
     out.push({
       routineId: instance.routineId,
       routineName: instance.routineName,
@@ -57,23 +72,23 @@ export async function routineConflicts(models: ReadModels, userId: string, timeZ
       endMinute: instance.endMinute,
       startsAt: instance.startsAt,
       endsAt: instance.endsAt,
-      events: hits.map(({ event: e }) => ({ id: e.id, title: e.title, startsAt: e.startsAt, endsAt: e.endsAt })),
+      events: hits.map(({ event: e, start, end }: Occurrence) => ({
+        id: e.id, title: e.title ?? '', startsAt: new Date(start).toISOString(), endsAt: new Date(end).toISOString(),
+      })),
       suggestion,
     });
   }
   return out;
 }
 
-/** Free time that day inside the period's window, clear of busy events and the day's other (unskipped) periods. */
-function suggest(entry: RoutineDayEntry, sameDay: RoutineDayEntry[], busy: Span[], timeZone: string) {
+/** The free time nearest the period's start inside its window, clear of what the engine blocks and of the day's other (unskipped) periods. */
+function suggest(entry: RoutineDayEntry, sameDay: RoutineDayEntry[], blocked: readonly Blocked[], timeZone: string) {
   const { instance, block } = entry;
-  const clock = dayClock(instance.date, timeZone);
-  const range = { start: block.windowStart ?? clock(0), end: block.windowEnd ?? clock(1440) };
-  const taken = [
-    ...busy.filter((b) => overlaps(b, range)),
-    ...sameDay.filter((o) => o !== entry && o.instance.status !== 'skipped').map((o) => o.block),
-  ];
+  const window = { start: block.windowStart ?? epochAt(instance.date, 0, timeZone), end: block.windowEnd ?? epochAt(instance.date, 1440, timeZone) };
+  const others: Blocked[] = sameDay
+    .filter((o) => o !== entry && o.instance.status !== 'skipped')
+    .map((o) => ({ start: o.block.start, end: o.block.end, reason: { type: 'routine', routineId: o.block.routineId, periodId: o.block.periodId } }));
   const duration = block.end - block.start;
-  const found = suggestFreeTime(range, duration, taken, block.start);
-  return found === null ? null : suggested(found, found + duration, instance.date, timeZone);
+  const start = nearestStart(freeWindows(window, [...blocked, ...others]), duration, block.start);
+  return start === null ? null : suggested(start, start + duration, instance.date, timeZone);
 }

@@ -1,6 +1,9 @@
 import type { Routine, RoutineInstance, RoutinePeriod } from '../../contracts/routines';
-import type { RoutineDay } from '../../write-api/routines/routines.decider';
 import type { RoutineBlock } from '../../services/availability/types';
+import type { RoutineDay } from '../../write-api/routines/routines.decider';
+
+/** A routine period on one date as other slices plan around it: the availability engine's input. */
+export type { RoutineBlock };
 
 /** One period on one date: that day's times (moved or its own) as minutes and as instants from `clock`. */
 export function instanceOf(

@@ -8,9 +8,10 @@ import { invalid, notFound } from '../../services/errors';
 import { etagOf } from '../../services/http/etag';
 import { route } from '../../services/http/route';
 import { daysBetween, localDate } from '../../services/time/local-time';
+import { readModelSources } from '../availability/sources';
 import { AnswerCache } from '../shared/answer-cache';
 import { routineConflicts } from './conflicts';
-import { routineDays, routineOf, routinesPage, timeZoneOf } from './routines.queries';
+import { routineBlocks, routineDays, routineOf, routinesPage, timeZoneOf } from './routines.queries';
 
 const operation = (method: 'get', path: string) => findOperation(routineOperations, method, path);
 
@@ -18,6 +19,7 @@ export function routinesReadRoutes(app: AppContext) {
   // Instances depend on the routines projection and the owner's zone (part of the key), never on the clock.
   // Bounded in memory: 100 answers of at most 512 KB.
   const instancesCache = new AnswerCache(100);
+  const sources = readModelSources(app.readModels, routineBlocks);
   return [
     route<unknown, PageQuery>(operation('get', '/routines'), async ({ query, principal }) => ({
       status: 200,
@@ -46,11 +48,14 @@ export function routinesReadRoutes(app: AppContext) {
     }),
 
     route<unknown, z.infer<typeof ConflictsQuery>>(operation('get', '/routines/conflicts'), async ({ query, principal }) => {
-      const timeZone = await timeZoneOf(app.readModels, principal!.userId);
-      const from = query.from ?? localDate(Date.now(), timeZone);
+      const userId = principal!.userId;
+      const owner = await sources.owner(userId);
+      if (!owner) throw notFound('User');
+      const now = Date.now();
+      const from = query.from ?? localDate(now, owner.timeZone);
       const days = query.days ?? 7;
-      const conflicts = await routineConflicts(app.readModels, principal!.userId, timeZone, from, days);
-      return { status: 200, body: { timeZone, from, days, conflicts } };
+      const conflicts = await routineConflicts(sources, app.readModels, userId, owner, from, days, now);
+      return { status: 200, body: { timeZone: owner.timeZone, from, days, conflicts } };
     }),
 
     route<unknown, unknown, { id: string }>(operation('get', '/routines/{id}'), async ({ params, principal }) => {

@@ -13,6 +13,9 @@ export interface CalendarEvent extends Recurring {
   allDay: boolean;
   busy: boolean;
   title?: string;
+  /** Planner links: the task or goal the time is for. */
+  taskId?: string | null;
+  goalId?: string | null;
 }
 
 /** One occurrence of an event as the engine sees it; all-day events span whole days of the owner's zone. */

@@ -1,7 +1,7 @@
 /**
  * A route = one contract operation + a handler that returns a Reply. Mounting does, in order: authenticate and
  * check the access table, validate params/query/body with the operation's zod schemas, honour
- * X-Calendar-Min-Position (reads) and Idempotency-Key (POST), run the handler, wait for the projections to reach
+ * X-Calendar-Min-Position and Idempotency-Key (POST), run the handler, wait for the projections to reach
  * the write's position, and answer with X-Calendar-Position.
  */
 import type { NextFunction, Request, Response, Router } from 'express';
@@ -126,7 +126,8 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
       const params = parse(r.operation.params, req.params, 'path');
       const query = parse(r.operation.query, req.query, 'query');
       const body = r.operation.body ? parse(r.operation.body, req.body ?? {}, 'body') : undefined;
-      if (method === 'get') await waitForMinPosition(req, deps);
+      // Every request may ask to see the log up to a position: GETs, and POSTs that read (POST /planner/plan).
+      await waitForMinPosition(req, deps);
 
       const run = async (commandId: string): Promise<Reply> => {
         try {

@@ -233,35 +233,59 @@ describe('GET /routines/conflicts', () => {
     const breakfast = { name: 'Breakfast', startMinute: 375, endMinute: 405 };
     const r = await routine(c, { name: 'Days', periods: [breakfast, run, read] });
     const [, runP, readP] = r.periods;
-    const e1 = await event(c, { title: 'Early call', startsAt: cet('2026-11-02', '07:15'), endsAt: cet('2026-11-02', '07:50') });
-    const e2 = await event(c, { title: 'Late call', startsAt: cet('2026-11-02', '21:10'), endsAt: cet('2026-11-02', '21:20') });
-    await event(c, { title: 'Free', busy: false, startsAt: cet('2026-11-03', '07:00'), endsAt: cet('2026-11-03', '08:00') });
-    await event(c, { title: 'Holiday', allDay: true, startsAt: cet('2026-11-04', '00:00'), endsAt: cet('2026-11-05', '00:00') });
+    const e1 = await event(c, { title: 'Early call', startsAt: cet('2030-11-04', '07:15'), endsAt: cet('2030-11-04', '07:50') });
+    const e2 = await event(c, { title: 'Late call', startsAt: cet('2030-11-04', '21:10'), endsAt: cet('2030-11-04', '21:20') });
+    await event(c, { title: 'Free', busy: false, startsAt: cet('2030-11-05', '07:00'), endsAt: cet('2030-11-05', '08:00') });
+    await event(c, { title: 'Holiday', allDay: true, startsAt: cet('2030-11-06', '00:00'), endsAt: cet('2030-11-07', '00:00') });
     const daily = await event(c, {
-      title: 'Daily', startsAt: cet('2026-11-05', '07:00'), endsAt: cet('2026-11-05', '07:10'), recurrenceRule: 'FREQ=DAILY;COUNT=2',
+      title: 'Daily', startsAt: cet('2030-11-07', '07:00'), endsAt: cet('2030-11-07', '07:10'), recurrenceRule: 'FREQ=DAILY;COUNT=2',
     });
-    expect((await setDay(c, runP.id, '2026-11-06', { status: 'done' })).status).toBe(200);
+    expect((await setDay(c, runP.id, '2030-11-08', { status: 'done' })).status).toBe(200);
 
-    const res = await c.call('GET', '/routines/conflicts?from=2026-11-02&days=5');
+    const res = await c.call('GET', '/routines/conflicts?from=2030-11-04&days=5');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ timeZone: 'Europe/Berlin', from: '2026-11-02', days: 5 });
+    expect(res.body).toMatchObject({ timeZone: 'Europe/Berlin', from: '2030-11-04', days: 5 });
     expect(res.body.conflicts).toEqual([
       {
-        routineId: r.id, routineName: 'Days', periodId: runP.id, name: 'Run', date: '2026-11-02', startMinute: 420, endMinute: 465,
-        startsAt: cet('2026-11-02', '07:00'), endsAt: cet('2026-11-02', '07:45'),
-        events: [{ id: e1.id, title: 'Early call', startsAt: cet('2026-11-02', '07:15'), endsAt: cet('2026-11-02', '07:50') }],
+        routineId: r.id, routineName: 'Days', periodId: runP.id, name: 'Run', date: '2030-11-04', startMinute: 420, endMinute: 465,
+        startsAt: cet('2030-11-04', '07:00'), endsAt: cet('2030-11-04', '07:45'),
+        events: [{ id: e1.id, title: 'Early call', startsAt: cet('2030-11-04', '07:15'), endsAt: cet('2030-11-04', '07:50') }],
         // 06:30 is nearer but Breakfast (06:15-06:45) holds it: right after the call.
-        suggestion: { startMinute: 470, endMinute: 515, startsAt: cet('2026-11-02', '07:50'), endsAt: cet('2026-11-02', '08:35') },
+        suggestion: { startMinute: 470, endMinute: 515, startsAt: cet('2030-11-04', '07:50'), endsAt: cet('2030-11-04', '08:35') },
       },
-      expect.objectContaining({ periodId: readP.id, date: '2026-11-02', events: [expect.objectContaining({ id: e2.id })], suggestion: null }),
+      expect.objectContaining({ periodId: readP.id, date: '2030-11-04', events: [expect.objectContaining({ id: e2.id })], suggestion: null }),
       expect.objectContaining({
-        periodId: runP.id, date: '2026-11-05', events: [expect.objectContaining({ id: daily.id, startsAt: cet('2026-11-05', '07:00') })],
-        suggestion: { startMinute: 430, endMinute: 475, startsAt: cet('2026-11-05', '07:10'), endsAt: cet('2026-11-05', '07:55') },
+        periodId: runP.id, date: '2030-11-07', events: [expect.objectContaining({ id: daily.id, startsAt: cet('2030-11-07', '07:00') })],
+        suggestion: { startMinute: 430, endMinute: 475, startsAt: cet('2030-11-07', '07:10'), endsAt: cet('2030-11-07', '07:55') },
       }),
     ]);
 
     const other = await signUp(base, { timeZone: 'Europe/Berlin' });
-    expect((await other.call('GET', '/routines/conflicts?from=2026-11-02&days=5')).body.conflicts).toEqual([]);
+    expect((await other.call('GET', '/routines/conflicts?from=2030-11-04&days=5')).body.conflicts).toEqual([]);
+  });
+
+  it('suggests nothing on a day an all-day busy event fills: the engine counts it busy, though it makes no conflict', async () => {
+    const c = await signUp(base, { timeZone: 'Europe/Berlin' });
+    await routine(c, { periods: [run] });
+    const call = await event(c, { title: 'Call', startsAt: cet('2030-11-12', '07:15'), endsAt: cet('2030-11-12', '07:50') });
+    await event(c, { title: 'Conference', allDay: true, allowOverlap: true, startsAt: cet('2030-11-12', '00:00'), endsAt: cet('2030-11-13', '00:00') });
+    await event(c, { title: 'Call', startsAt: cet('2030-11-13', '07:15'), endsAt: cet('2030-11-13', '07:50') });
+    const res = await c.call('GET', '/routines/conflicts?from=2030-11-12&days=2');
+    expect(res.body.conflicts).toEqual([
+      expect.objectContaining({ date: '2030-11-12', events: [expect.objectContaining({ id: call.id })], suggestion: null }),
+      expect.objectContaining({ date: '2030-11-13', suggestion: expect.objectContaining({ startsAt: cet('2030-11-13', '06:30') }) }),
+    ]);
+  });
+
+  it('lists a conflict of a past day but suggests no time before now', async () => {
+    const c = await signUp(base, { timeZone: 'Europe/Berlin' });
+    await routine(c, { periods: [run] });
+    const past = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(Date.now() - 3 * 86_400_000));
+    const offset = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleString('en-US', { timeZone: 'Europe/Berlin', timeZoneName: 'longOffset' }).slice(-6);
+    const at = (hhmm: string) => new Date(`${past}T${hhmm}:00${offset(past)}`).toISOString();
+    const call = await event(c, { title: 'Call', startsAt: at('07:15'), endsAt: at('07:50') });
+    const res = await c.call('GET', `/routines/conflicts?from=${past}&days=1`);
+    expect(res.body.conflicts).toEqual([expect.objectContaining({ date: past, events: [expect.objectContaining({ id: call.id })], suggestion: null })]);
   });
 
   it('defaults to seven days from today where the person is', async () => {

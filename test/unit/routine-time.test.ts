@@ -1,9 +1,9 @@
 /**
  * The time pieces routines stand on: wall-clock minutes of a date to instants across DST changes (whatever the
- * process zone: the suite runs with TZ=America/New_York), date arithmetic, and the free-time finder.
+ * process zone: the suite runs with TZ=America/New_York) and date arithmetic. Suggested free times come from the
+ * availability engine (test/unit/availability.nearest.test.ts).
  */
 import { addDays, dayClock, daysBetween, isoWeekday, localDate } from '../../services/time/local-time';
-import { suggestFreeTime } from '../../read-api/routines/free-time';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const at = (date: string, minute: number, tz: string) => iso(dayClock(date, tz)(minute));
@@ -46,27 +46,5 @@ describe('dates', () => {
   it('reads the local date of an instant in the zone, not the process', () => {
     expect(localDate(Date.parse('2026-10-25T23:30:00Z'), 'Europe/Berlin')).toBe('2026-10-26');
     expect(localDate(Date.parse('2026-10-25T23:30:00Z'), 'America/Los_Angeles')).toBe('2026-10-25');
-  });
-});
-
-describe('suggestFreeTime', () => {
-  const m = (minutes: number) => minutes * 60_000;
-  const day = { start: 0, end: m(1440) };
-
-  it('takes the free start nearest the preferred one', () => {
-    // Wanted 07:00-07:45. Busy 06:30-08:00: 08:00 (60 min later) beats 05:45 (75 earlier); busy 06:50-08:00: 06:05 wins.
-    expect(suggestFreeTime(day, m(45), [{ start: m(390), end: m(480) }], m(420))).toBe(m(480));
-    expect(suggestFreeTime(day, m(45), [{ start: m(410), end: m(480) }], m(420))).toBe(m(365));
-  });
-
-  it('stays inside the range and clear of every busy span', () => {
-    const range = { start: m(360), end: m(540) };
-    const busy = [{ start: m(360), end: m(470) }, { start: m(500), end: m(600) }];
-    expect(suggestFreeTime(range, m(30), busy, m(420))).toBe(m(470));
-    expect(suggestFreeTime(range, m(45), busy, m(420))).toBeNull();
-  });
-
-  it('rounds starts next to busy spans that end between minutes to the minute', () => {
-    expect(suggestFreeTime(day, m(30), [{ start: m(400), end: m(450) + 20_000 }], m(420))).toBe(m(451));
   });
 });

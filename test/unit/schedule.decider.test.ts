@@ -144,3 +144,35 @@ describe('schedule decider: changing events', () => {
       .thenThrows('not_found');
   });
 });
+
+describe('schedule decider: creating planner blocks at once', () => {
+  const block = (eventId: string, startsAt: string, endsAt: string, o: Partial<EventFields> = {}) =>
+    ({ eventId, fields: fields({ kind: 'task', startsAt, endsAt, ...o }) });
+  const blocks = (actorId = OWNER, ...events: Array<ReturnType<typeof block>>): ScheduleCommand =>
+    ({ type: 'CreateEvents', actorId, events, now: NOW });
+  const nine = block('b1', '2026-12-01T09:00:00.000Z', '2026-12-01T10:00:00.000Z');
+  const eleven = block('b2', '2026-12-01T11:00:00.000Z', '2026-12-01T12:00:00.000Z');
+
+  it('creates every block, in order', () => {
+    given(scheduleDecider, history).when(blocks(OWNER, nine, eleven)).then([
+      { type: 'event.created', data: { id: 'b1', kind: 'task', status: 'confirmed', version: 1 } as never },
+      { type: 'event.created', data: { id: 'b2', startsAt: '2026-12-01T11:00:00.000Z' } as never },
+    ]);
+  });
+
+  it('refuses them all when any overlaps a busy event of any calendar of the Space, naming every overlap', () => {
+    const h = [...history, existing('e1', { calendarId: CAL2, startsAt: '2026-12-01T11:30:00.000Z', endsAt: '2026-12-01T13:00:00.000Z' })];
+    const err = given(scheduleDecider, h).when(blocks(OWNER, nine, eleven)).thenThrows('time_conflict');
+    expect(err.details).toEqual({ conflicts: [{ id: 'e1', startsAt: '2026-12-01T11:30:00.000Z', endsAt: '2026-12-01T13:00:00.000Z' }] });
+    given(scheduleDecider, [...history, existing('e2', { busy: false })]).when(blocks(OWNER, nine)).then([{ type: 'event.created' }]);
+  });
+
+  it('refuses someone who is not a member, an unknown calendar and a repeated id', () => {
+    given(scheduleDecider, history).when(blocks(OTHER, nine)).thenThrows('not_found');
+    given(scheduleDecider, history)
+      .when(blocks(OWNER, block('b3', '2026-12-01T09:00:00.000Z', '2026-12-01T10:00:00.000Z', { calendarId: '66666666-6666-4666-8666-666666666666' })))
+      .thenThrows('not_found');
+    given(scheduleDecider, [...history, existing('b1', { startsAt: '2026-12-02T09:00:00.000Z', endsAt: '2026-12-02T10:00:00.000Z' })])
+      .when(blocks(OWNER, nine)).thenThrows('duplicate_id');
+  });
+});

@@ -81,10 +81,11 @@ function overlapsAny(a: Interval[], b: Interval[]): Interval | null {
 }
 
 /**
- * Time conflict: a busy event overlapping another busy event of the same calendar, unless the candidate allows
- * overlap. Resource conflict: overlapping events of the Space that hold a common resource, whatever allowOverlap says.
+ * Time conflict: a busy event overlapping another busy event of the same calendar (of any calendar of the Space for
+ * `scope: 'space'`), unless the candidate allows overlap. Resource conflict: overlapping events of the Space that
+ * hold a common resource, whatever allowOverlap says.
  */
-export function findConflicts(candidate: Event, index: ScheduleIndex, now: number): Conflicts {
+export function findConflicts(candidate: Event, index: ScheduleIndex, now: number, scope: 'calendar' | 'space' = 'calendar'): Conflicts {
   const window = candidate.recurrenceRule
     ? { from: now, to: now + HORIZON_MS }
     : { from: Date.parse(candidate.startsAt), to: Date.parse(candidate.endsAt) };
@@ -96,7 +97,7 @@ export function findConflicts(candidate: Event, index: ScheduleIndex, now: numbe
   for (const other of index.near(span.from, span.to)) {
     if (other.id === candidate.id) continue;
     const timeRule =
-      candidate.busy && other.busy && !candidate.allowOverlap && other.calendarId === candidate.calendarId;
+      candidate.busy && other.busy && !candidate.allowOverlap && (scope === 'space' || other.calendarId === candidate.calendarId);
     const resourceRule = other.resources.some((r) => resources.has(r));
     if (!timeRule && !resourceRule) continue;
     const hit = overlapsAny(mine, occurrences(other, span.from, span.to));

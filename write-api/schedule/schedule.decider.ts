@@ -27,6 +27,8 @@ export type ScheduleCommand =
   | { type: 'CreateSpace'; space: Space; calendar: Calendar }
   | { type: 'CreateCalendar'; actorId: string; calendar: Calendar }
   | { type: 'CreateEvent'; actorId: string; eventId: string; fields: EventFields; now: string }
+  /** Planner blocks: all or nothing, refused when any overlaps a busy event of any calendar of the Space. */
+  | { type: 'CreateEvents'; actorId: string; events: Array<{ eventId: string; fields: EventFields }>; now: string }
   | {
       type: 'UpdateEvent';
       actorId: string;
@@ -60,7 +62,7 @@ function checkVersion(event: Event, allowed: number[] | undefined): void {
   if (allowed !== undefined && !allowed.includes(event.version)) throw versionMismatch();
 }
 
-function validate(state: ScheduleState, candidate: Event, now: string): void {
+function checkFields(state: ScheduleState, candidate: Event): void {
   if (!state.calendars.has(candidate.calendarId)) throw notFound('Calendar');
   if (Date.parse(candidate.endsAt) <= Date.parse(candidate.startsAt)) {
     throw new ApiError(400, 'invalid_request', 'endsAt must be after startsAt', {
@@ -75,6 +77,10 @@ function validate(state: ScheduleState, candidate: Event, now: string): void {
       });
     }
   }
+}
+
+function validate(state: ScheduleState, candidate: Event, now: string): void {
+  checkFields(state, candidate);
   const found = findConflicts(candidate, state.index, Date.parse(now));
   if (found.resource.length) {
     throw conflict('resource_conflict', 'A resource of this event is already booked at that time', {
@@ -86,6 +92,24 @@ function validate(state: ScheduleState, candidate: Event, now: string): void {
       conflicts: found.time,
     });
   }
+}
+
+function newEvent(state: ScheduleState, space: Space, eventId: string, fields: EventFields, actorId: string, now: string): Event {
+  if (state.events.has(eventId)) throw conflict('duplicate_id', 'An event with this id exists');
+  return {
+    id: eventId, spaceId: space.id, ...fields, status: 'confirmed', createdBy: actorId, createdAt: now, updatedAt: now,
+    deletedAt: null, version: 1,
+  };
+}
+
+/** Every time conflict of the candidates with busy events of the Space, each overlap named once. */
+function spaceConflicts(state: ScheduleState, candidates: Event[], now: string) {
+  const found = new Map<string, { id: string; startsAt: string; endsAt: string }>();
+  for (const candidate of candidates) {
+    checkFields(state, candidate);
+    for (const c of findConflicts(candidate, state.index, Date.parse(now), 'space').time) found.set(`${c.id} ${c.startsAt}`, c);
+  }
+  return [...found.values()].sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.id.localeCompare(b.id));
 }
 
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
@@ -104,20 +128,16 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         return [{ type: 'calendar.created', data: { calendar: command.calendar } }];
       case 'CreateEvent': {
         const space = requireMember(state, command.actorId);
-        if (state.events.has(command.eventId)) throw conflict('duplicate_id', 'An event with this id exists');
-        const event: Event = {
-          id: command.eventId,
-          spaceId: space.id,
-          ...command.fields,
-          status: 'confirmed',
-          createdBy: command.actorId,
-          createdAt: command.now,
-          updatedAt: command.now,
-          deletedAt: null,
-          version: 1,
-        };
+        const event = newEvent(state, space, command.eventId, command.fields, command.actorId, command.now);
         validate(state, event, command.now);
         return [{ type: 'event.created', data: event }];
+      }
+      case 'CreateEvents': {
+        const space = requireMember(state, command.actorId);
+        const events = command.events.map((e) => newEvent(state, space, e.eventId, e.fields, command.actorId, command.now));
+        const conflicts = spaceConflicts(state, events, command.now);
+        if (conflicts.length) throw conflict('time_conflict', 'A block overlaps a busy event; nothing was written', { conflicts });
+        return events.map((data) => ({ type: 'event.created' as const, data }));
       }
       case 'UpdateEvent': {
         const current = requireEvent(state, command.actorId, command.eventId);
