@@ -62,7 +62,9 @@ export async function openPorts(config: Config): Promise<Ports> {
     : await (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(path.join(dir, 'events.sqlite'));
   const store = config.MONGO_URL
     ? await (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
-    : await (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.join(dir, 'read-models.sqlite'));
+    : await (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.join(dir, 'read-models.sqlite'), {
+        requireIndexes: config.READ_STORE_REQUIRE_INDEXES,
+      });
   const bus = config.KAFKA_BROKERS
     ? await (await import('./bus/kafka-bus')).openKafkaBus(config.KAFKA_BROKERS.split(',').map((b) => b.trim()), {
         partitions: config.KAFKA_TOPIC_PARTITIONS,
