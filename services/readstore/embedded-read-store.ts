@@ -5,13 +5,14 @@
  * or holding arrays) is checked in JavaScript with MongoDB's rules, so this adapter and the MongoDB one pass the same
  * contract suite. A bounded LRU cache keeps hot documents parsed.
  *
- * Writes are single autocommitted statements on one connection (WAL, synchronous=NORMAL): a write is in the WAL
- * when it resolves and commits land in order, so a checkpoint written after its documents never survives without
- * them. A dropped collection's table is emptied and dropped in the background a slice at a time, and the freed pages
+ * Writes are group-committed on one connection (WAL, synchronous=NORMAL): those of one event-loop turn share a
+ * transaction, and each resolves once that is committed, so an acknowledged write survives a killed process, and a
+ * checkpoint written after its documents never survives without them. A dropped collection's table is emptied and dropped in the background a slice at a time, and the freed pages
  * go back to the file system (auto_vacuum=INCREMENTAL). Files in the earlier layout (one `docs` table) are migrated
  * when opened.
  */
 import Database from 'better-sqlite3';
+import { checkpointInBackground, WRITER_PRAGMAS } from '../sqlite/background-checkpoint';
 import { DocCache } from './doc-cache';
 import { checkField, compileFilter, keyOf, sortDocs, storedValue, type Key } from './doc-values';
 import type { Collection, Doc, Filter, FindOptions, ReadStore } from './read-store.port';
@@ -64,6 +65,9 @@ const RECLAIM_EVERY_MS = 25;
 /** Rows read per step when a new key column is filled or an old-layout file migrated. */
 const CHUNK = 1000;
 
+/** How often a read or write looks for commits made by another connection. */
+const VERSION_CHECK_MS = 250;
+
 const emptyMeta = (): Meta => ({ columns: {}, indexes: [], arrays: [] });
 const tableName = (table: number) => `c${table}`;
 
@@ -88,6 +92,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -8000');
+  for (const pragma of WRITER_PRAGMAS) db.pragma(pragma);
   db.exec(`CREATE TABLE IF NOT EXISTS collection_meta (
     tbl INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, meta TEXT NOT NULL
   )`);
@@ -154,18 +159,68 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
 
   // ---- other processes ----
 
-  // Another connection (a CLI on the same file) may have changed collections: reload what is held in memory.
+  // Another connection (a CLI on the same file) may have changed collections: what is held in memory is reloaded
+  // when its commits are noticed, looked for at most every VERSION_CHECK_MS.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   let seenVersion = dataVersion.get();
+  let nextVersionCheck = 0;
   loadStates();
   let closed = false;
+  const forget = () => {
+    loadStates();
+    cache.clear();
+  };
   const ready = () => {
     if (closed) throw new Error('read store is closed');
+    const now = performance.now();
+    if (now < nextVersionCheck) return;
+    nextVersionCheck = now + VERSION_CHECK_MS;
     const version = dataVersion.get();
     if (version === seenVersion) return;
     seenVersion = version;
-    loadStates();
-    cache.clear();
+    forget();
+  };
+
+  // ---- group commit ----
+
+  // Writes of one event-loop turn share a transaction, committed at setImmediate; each resolves once its commit is
+  // done, so an acknowledged write is in the WAL, and commits stay in the order of the writes.
+  let waiting: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
+  let commitScheduled = false;
+  const failBatch = (e: unknown) => {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    forget();
+    for (const w of waiting.splice(0)) w.reject(e);
+  };
+  const commit = () => {
+    commitScheduled = false;
+    if (closed) return;
+    if (db.inTransaction) {
+      try {
+        db.exec('COMMIT');
+      } catch (e) {
+        failBatch(e);
+        return;
+      }
+    }
+    for (const w of waiting.splice(0)) w.resolve();
+  };
+  const mutate = <R>(change: () => R): Promise<R> => {
+    ready();
+    if (!db.inTransaction) db.exec('BEGIN');
+    if (!commitScheduled) {
+      commitScheduled = true;
+      setImmediate(commit);
+    }
+    let result: R;
+    try {
+      result = change();
+    } catch (e) {
+      // A failed statement leaves the transaction as it was, unless SQLite had to roll it back (disk full, I/O).
+      if (!db.inTransaction) failBatch(e);
+      return Promise.reject(e);
+    }
+    return new Promise((resolve, reject) => waiting.push({ resolve: () => resolve(result), reject }));
   };
 
   // ---- documents ----
@@ -209,11 +264,11 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
 
   const verified = new Set<string>();
   /** Checking mode: refuses a plan that reads a whole collection, or sorts a limited page in memory. */
-  const checkPlan = (name: string, sql: string, params: Key[], what: string, limited = false) => {
+  const checkPlan = (name: string, sql: string, params: Key[], what: () => string, limited = false) => {
     if (!options.requireIndexes || verified.has(sql)) return;
     const steps = (compile(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
     const scan = steps.find((s) => /^SCAN c\d+\b/.test(s) || (limited && s === 'USE TEMP B-TREE FOR ORDER BY'));
-    if (scan) throw new Error(`read store index check: ${what} on ${name} is not served by an index (${steps.join('; ')}); declare one`);
+    if (scan) throw new Error(`read store index check: ${what()} on ${name} is not served by an index (${steps.join('; ')}); declare one`);
     verified.add(sql);
   };
   const queryText = (op: string, filter: Filter, options: FindOptions = {}) => `${op}(${JSON.stringify(filter)}${options.sort ? `, sort ${JSON.stringify(options.sort)}` : ''})`;
@@ -233,7 +288,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     const sqlLimit = limit && !plan.residual && !plan.sortInJs ? ` LIMIT ${limit}` : '';
     const sql = `SELECT id, doc${fromWhere(state, plan, findOptions)}${plan.orderBy ? ` ${plan.orderBy}` : ''}${sqlLimit}`;
     const unbounded = Object.keys(filter).length === 0 && !findOptions.sort?.length && limit > 0;
-    if (!unbounded) checkPlan(name, sql, plan.params, queryText('find', filter, findOptions), limit > 0);
+    if (!unbounded) checkPlan(name, sql, plan.params, () => queryText('find', filter, findOptions), limit > 0);
     if (options.requireIndexes && plan.sortInJs && limit) {
       throw new Error(`read store index check: ${queryText('find', filter, findOptions)} on ${name} sorts a limited page in memory; declare an index for the sort`);
     }
@@ -270,7 +325,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     if (plan.never) return 0;
     if (plan.residual) return select(name, state, filter, {}).length;
     const sql = `SELECT count(*)${fromWhere(state, plan)}`;
-    checkPlan(name, sql, plan.params, queryText('count', filter));
+    checkPlan(name, sql, plan.params, () => queryText('count', filter));
     return prepared(sql).pluck().get(...plan.params) as number;
   };
 
@@ -289,7 +344,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
       const remove = prepared(`DELETE FROM ${t} WHERE id = ?`);
       db.transaction(() => ids.forEach((id) => remove.run(id)))();
     } else {
-      checkPlan(name, `SELECT id${fromWhere(state, plan)}`, plan.params, queryText('deleteMany', filter));
+      checkPlan(name, `SELECT id${fromWhere(state, plan)}`, plan.params, () => queryText('deleteMany', filter));
       ids = prepared(`DELETE${fromWhere(state, plan)} RETURNING id`).pluck().all(...plan.params) as string[];
     }
     for (const id of ids) cache.delete(state.table, id);
@@ -419,6 +474,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   }
   seenVersion = dataVersion.get();
   scheduleReclaim();
+  const stopCheckpoints = await checkpointInBackground(file);
 
   function collection<T extends Doc = Doc>(name: string): Collection<T> {
     return {
@@ -440,36 +496,20 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
         return count(name, filter);
       },
       async put(doc) {
-        ready();
-        write(name, doc, 'put');
+        await mutate(() => write(name, doc, 'put'));
       },
-      async putIfNewer(doc) {
-        ready();
-        return write(name, doc, 'newer');
-      },
-      async insertNew(doc) {
-        ready();
-        return write(name, doc, 'new');
-      },
-      async delete(id) {
-        ready();
-        const state = states.get(name);
-        if (!state) return;
-        prepared(`DELETE FROM ${tableName(state.table)} WHERE id = ?`).run(id);
-        cache.delete(state.table, id);
-      },
-      async deleteMany(filter) {
-        ready();
-        return deleteMany(name, filter);
-      },
-      async ensureIndex(fields, indexOptions = {}) {
-        ready();
-        ensureIndex(name, fields, indexOptions.unique === true);
-      },
-      async drop() {
-        ready();
-        drop(name);
-      },
+      putIfNewer: (doc) => mutate(() => write(name, doc, 'newer')),
+      insertNew: (doc) => mutate(() => write(name, doc, 'new')),
+      delete: (id) =>
+        mutate(() => {
+          const state = states.get(name);
+          if (!state) return;
+          prepared(`DELETE FROM ${tableName(state.table)} WHERE id = ?`).run(id);
+          cache.delete(state.table, id);
+        }),
+      deleteMany: (filter) => mutate(() => deleteMany(name, filter)),
+      ensureIndex: (fields, indexOptions = {}) => mutate(() => ensureIndex(name, fields, indexOptions.unique === true)),
+      drop: () => mutate(() => drop(name)),
     };
   }
 
@@ -480,13 +520,15 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
       return [...states.keys()];
     },
     async reclaimSpace() {
-      ready();
+      await mutate(() => undefined); // what is pending first
       while (reclaimStep());
     },
     async close() {
       if (closed) return;
+      commit();
       closed = true;
       if (reclaimTimer) clearTimeout(reclaimTimer);
+      await stopCheckpoints();
       db.close();
     },
   };

@@ -2,7 +2,8 @@
  * Writes a history straight into the embedded event log for the scale bench: the bench user's calendar gets a tenth
  * of the events (one every three hours, history before and after the measured week, ten weekly series), the rest
  * goes to other people's Spaces. One event in ten is later updated, one in twenty cancelled. The last changes of the
- * bench calendar come after everything else, so a sync cursor taken before them asks for those changes only.
+ * bench calendar come last, among as many other people's changes as anywhere: a sync cursor taken before them asks
+ * for those changes, and has to find them among the others'.
  */
 import { randomUUID } from 'node:crypto';
 import type { Event } from '../../contracts/events';
@@ -123,24 +124,26 @@ export async function seedLog(file: string, total: number, bench: BenchCalendar)
     const { type, data } = history.next().value!;
     await writer.add(scheduleStream(cal.spaceId), envelope(type, data, cal.userId, cal.spaceId, data.updatedAt));
   };
-  // The calendars interleave in the log, as many users writing at once would.
-  let benchWritten = 0;
+  // The calendars interleave in the log, as many users writing at once would; so does the tail.
   let otherWritten = 0;
-  while (otherWritten < otherTotal || benchWritten < calendarEvents - TAIL_CHANGES) {
-    const benchTurn = otherWritten >= otherTotal || benchWritten / calendarEvents <= otherWritten / otherTotal;
-    if (benchTurn && benchWritten < calendarEvents - TAIL_CHANGES) {
-      await write(bench, benchHistory);
-      benchWritten++;
-    } else {
-      const o = otherWritten++ % spaces;
-      await write(others[o], otherHistories[o]);
+  const interleave = async (benchCount: number, otherCount: number) => {
+    for (let b = 0, o = 0; b < benchCount || o < otherCount; ) {
+      if (o >= otherCount || (b < benchCount && b / benchCount <= o / otherCount)) {
+        await write(bench, benchHistory);
+        b++;
+      } else {
+        const i = otherWritten++ % spaces;
+        await write(others[i], otherHistories[i]);
+        o++;
+      }
     }
-  }
-  await writer.flush();
+    await writer.flush();
+  };
+  const otherTail = Math.min(otherTotal, TAIL_CHANGES * 9);
+  await interleave(calendarEvents - TAIL_CHANGES, otherTotal - otherTail);
   const tailFrom = await store.headPosition();
-  for (; benchWritten < calendarEvents; benchWritten++) await write(bench, benchHistory);
-  await writer.flush();
+  await interleave(TAIL_CHANGES, otherTail);
   const head = await store.headPosition();
   await store.close();
-  return { events: writer.count, calendarEvents: benchWritten, tailFrom, head, seconds: (Date.now() - started) / 1000 };
+  return { events: writer.count, calendarEvents, tailFrom, head, seconds: (Date.now() - started) / 1000 };
 }
