@@ -18,14 +18,7 @@ export function busBacklog(dataDir: string): number {
   if (!existsSync(file)) return 0;
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const row = db
-      .prepare(
-        `SELECT coalesce(sum(behind), 0) AS n FROM (
-           SELECT (SELECT coalesce(max(seq) + 1, 0) FROM messages m WHERE m.topic = g.topic) - g.next_seq AS behind
-           FROM group_offsets g)`,
-      )
-      .get() as { n: number };
-    return row.n;
+    return db.prepare('SELECT coalesce(sum(t.next_seq - g.next_seq), 0) FROM group_offsets g JOIN topics t USING (topic)').pluck().get() as number;
   } finally {
     db.close();
   }
