@@ -23,8 +23,8 @@ const BATCH = 100;
 const RETAIN_MIN_MS = 30_000;
 const RETENTION_EVERY_MS = 1000;
 const RETENTION_SOON_MS = 20;
-const RETENTION_ROWS = 5000;
-const RECLAIM_PAGES = 1024;
+const RETENTION_ROWS = 500;
+const RECLAIM_PAGES = 256;
 
 interface Row {
   seq: number;
@@ -98,8 +98,12 @@ export async function openEmbeddedBus(file: string): Promise<EmbeddedBus> {
   });
   const endOf = (topic: string) => (sql.nextSeq.get(topic) as number | undefined) ?? 0;
 
-  /** Per topic, the end offset as it was at each retention round: what was published before a time. */
+  /**
+   * Per topic, the end offset as it was at each retention round: what was published before a time. What the file
+   * held when opened counts as old (it was published before this process started).
+   */
   const marks = new Map<string, Array<{ at: number; end: number }>>();
+  for (const topic of sql.topics.all() as string[]) marks.set(topic, [{ at: Number.NEGATIVE_INFINITY, end: endOf(topic) }]);
   const publishedBefore = (topic: string, at: number, now: number): number => {
     const list = marks.get(topic) ?? [];
     list.push({ at: now, end: endOf(topic) });

@@ -60,7 +60,7 @@ type WriteMode = 'put' | 'newer' | 'new';
 const DEFAULT_CACHE_BYTES = 8 * 2 ** 20;
 /** Rows a background reclaim step deletes from a dropped table, and pages it returns to the file system. */
 const RECLAIM_ROWS = 500;
-const RECLAIM_PAGES = 512;
+const RECLAIM_PAGES = 256;
 const RECLAIM_EVERY_MS = 25;
 /** Rows read per step when a new key column is filled or an old-layout file migrated. */
 const CHUNK = 1000;

@@ -1,12 +1,14 @@
 /**
- * A consumer group over the relayed domain events that handles each event once: the bus delivers at least once,
- * and the event ids already handled by this group are remembered in the read store.
+ * A consumer group over the relayed domain events. The bus delivers at least once (a crash redelivers what was not
+ * committed), so handlers are idempotent by the ids they derive from the event (a delivery per event and webhook,
+ * a push per notification and device). Nothing is kept per handled event: that would grow with the whole history.
  */
 import type { Bus, BusConsumer } from '../bus/bus.port';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import type { ReadStore } from '../readstore/read-store.port';
 
-export const CONSUMED = '_consumed';
+/** Where an earlier version remembered every handled event id; dropped when a group starts. */
+const CONSUMED = '_consumed';
 
 export async function consumeDomainEvents(
   bus: Bus,
@@ -17,17 +19,13 @@ export async function consumeDomainEvents(
   /** Only these event types reach `handle`; the others are passed over without any bookkeeping. */
   types?: ReadonlySet<string>,
 ): Promise<BusConsumer> {
-  const seen = store.collection(CONSUMED);
+  await store.collection(CONSUMED).drop();
   return bus.subscribe(
     group,
     topic,
     async (message) => {
       if (types && !types.has(message.headers?.['event-type'] ?? '')) return;
-      const event = JSON.parse(message.value) as RecordedEvent;
-      const id = `${group}:${event.id}`;
-      if (await seen.get(id)) return;
-      await handle(event);
-      await seen.put({ _id: id, at: new Date().toISOString() });
+      await handle(JSON.parse(message.value) as RecordedEvent);
     },
     { fromBeginning: true },
   );
