@@ -303,12 +303,23 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     return limit && out.length > limit ? out.slice(0, limit) : out;
   };
 
+  /**
+   * A query of a collection that does not exist matches nothing. It is checked all the same (the same errors for a
+   * bad filter; in checking mode, refused unless it reads by `_id`), since no index was ever declared for it.
+   */
+  const nothingStored = (name: string, op: string, filter: Filter, findOptions: FindOptions = {}): true => {
+    compileFilter(filter);
+    const byId = Object.keys(filter).every((f) => f === '_id' || filter[f] === undefined) && Object.keys(filter).length > 0;
+    const unbounded = Object.keys(filter).length === 0 && !findOptions.sort?.length && (findOptions.limit ?? 0) > 0;
+    if (options.requireIndexes && !byId && !unbounded) {
+      throw new Error(`read store index check: ${queryText(op, filter, findOptions)} on ${name} is not served by an index (no index was declared for it)`);
+    }
+    return true;
+  };
+
   const find = (name: string, filter: Filter, findOptions: FindOptions): Doc[] => {
     const state = states.get(name);
-    if (!state) {
-      compileFilter(filter); // the same errors for a bad filter whether the collection exists or not
-      return [];
-    }
+    if (!state) return nothingStored(name, 'find', filter, findOptions) && [];
     const parts = splitIn(filter, findOptions, (f) => columnOf(state, f));
     if (!parts) return select(name, state, filter, findOptions);
     const merged = parts.flatMap((part) => select(name, state, part, findOptions));
@@ -317,10 +328,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
 
   const count = (name: string, filter: Filter): number => {
     const state = states.get(name);
-    if (!state) {
-      compileFilter(filter);
-      return 0;
-    }
+    if (!state) return nothingStored(name, 'count', filter) && 0;
     const plan = planQuery(filter, {}, (f) => columnOf(state, f));
     if (plan.never) return 0;
     if (plan.residual) return select(name, state, filter, {}).length;
@@ -331,10 +339,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
 
   const deleteMany = (name: string, filter: Filter): number => {
     const state = states.get(name);
-    if (!state) {
-      compileFilter(filter);
-      return 0;
-    }
+    if (!state) return nothingStored(name, 'deleteMany', filter) && 0;
     const t = tableName(state.table);
     const plan = planQuery(filter, {}, (f) => columnOf(state, f));
     if (plan.never) return 0;

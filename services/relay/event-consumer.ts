@@ -1,14 +1,19 @@
 /**
- * A consumer group over the relayed domain events. The bus delivers at least once (a crash redelivers what was not
- * committed), so handlers are idempotent by the ids they derive from the event (a delivery per event and webhook,
- * a push per notification and device). Nothing is kept per handled event: that would grow with the whole history.
+ * A consumer group over the relayed domain events that handles each event once: the bus delivers at least once (a
+ * crash redelivers what was not committed; a relay that lost its checkpoint publishes again), and the ids of the
+ * events this group handled lately are remembered in the read store. Only lately: a redelivery comes soon after
+ * the first delivery, so the memo keeps the last KEEP_POSITIONS log positions and never grows with the history.
  */
 import type { Bus, BusConsumer } from '../bus/bus.port';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import type { ReadStore } from '../readstore/read-store.port';
 
-/** Where an earlier version remembered every handled event id; dropped when a group starts. */
-const CONSUMED = '_consumed';
+export const CONSUMED = '_consumed_recent';
+/** Where an earlier version remembered every handled event for good; dropped when a group starts. */
+const CONSUMED_FOR_GOOD = '_consumed';
+const KEEP_POSITIONS = 20_000;
+/** Handled events between two prunings of the memo. */
+const PRUNE_EVERY = 1000;
 
 export async function consumeDomainEvents(
   bus: Bus,
@@ -19,13 +24,21 @@ export async function consumeDomainEvents(
   /** Only these event types reach `handle`; the others are passed over without any bookkeeping. */
   types?: ReadonlySet<string>,
 ): Promise<BusConsumer> {
-  await store.collection(CONSUMED).drop();
+  const seen = store.collection(CONSUMED);
+  await seen.ensureIndex(['group', '_pos']);
+  await store.collection(CONSUMED_FOR_GOOD).drop();
+  let handled = 0;
   return bus.subscribe(
     group,
     topic,
     async (message) => {
       if (types && !types.has(message.headers?.['event-type'] ?? '')) return;
-      await handle(JSON.parse(message.value) as RecordedEvent);
+      const event = JSON.parse(message.value) as RecordedEvent;
+      const id = `${group}:${event.id}`;
+      if (await seen.get(id)) return;
+      await handle(event);
+      await seen.put({ _id: id, group, _pos: event.position });
+      if (++handled % PRUNE_EVERY === 0) await seen.deleteMany({ group, _pos: { $lt: event.position - KEEP_POSITIONS } });
     },
     { fromBeginning: true },
   );

@@ -17,7 +17,7 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, log = pino({ level: 'silent' })): Promise<TestService> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'calendar-test-'));
   const config = loadConfig({
     ...process.env,
@@ -31,7 +31,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     READ_STORE_REQUIRE_INDEXES: 'true',
     ...env,
   });
-  const service = await startService(config, pino({ level: 'silent' }));
+  const service = await startService(config, log);
   return { service, base: `${service.url}/api/v1`, dataDir, stop: () => service.stop() };
 }
 
