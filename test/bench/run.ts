@@ -10,6 +10,8 @@
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
  *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
+ *   8. scale (scale-bench.ts): 10k and 100k events in the log (1M with SCALE_1M=1): RSS, disk per event, cold start,
+ *      a week's GET /events and /sync as one calendar grows
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
@@ -24,6 +26,7 @@ import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-loa
 import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
+import { scaleBench, scaleSizes, scaleSummary } from './scale-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { webhookBench } from './webhook-bench';
 import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
@@ -234,6 +237,11 @@ async function main(): Promise<void> {
   }
   log();
 
+  // 8. Scale
+  log(`[8] Scale: ${scaleSizes().join(', ')} events seeded through the event store (scale-bench.ts; SCALE_1M=1 adds 1,000,000)`);
+  const scale = await scaleBench(log);
+  log();
+
   // Summary
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   const rows: Row[] = [
@@ -269,6 +277,7 @@ async function main(): Promise<void> {
       target: 'max < 200 ms',
       result: pass(p.healthz.max < 200),
     })),
+    ...scaleSummary(scale),
   ];
   const w = [0, 0, 0, 0];
   const cells = (r: Row) => [r.figure, r.value, r.target, r.result];

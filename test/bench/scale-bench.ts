@@ -162,6 +162,24 @@ export function scaleTable(results: ScaleResult[]): string[] {
   return rows.map((r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
 }
 
+/** The summary rows of `npm run bench`: "flat" allows the largest size twice the smallest one's p99. */
+export function scaleSummary(results: ScaleResult[]): Array<{ figure: string; value: string; target: string; result: string }> {
+  const first = results[0];
+  const last = results[results.length - 1];
+  if (!first || !last) return [];
+  const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+  const flat = (a: number, b: number) => b <= 2 * a;
+  const rss = Math.max(last.rssAfterLoadMb, last.rssAfterRestartMb);
+  const span = `${first.calendarEvents} -> ${last.calendarEvents} events in the calendar`;
+  return [
+    { figure: `Scale: RSS with ${last.events} events`, value: `${fmt(last.rssAfterLoadMb, 0)} MB after load, ${fmt(last.rssAfterRestartMb, 0)} MB after restart`, target: '< 300 MB (at 1M)', result: pass(rss < 300) },
+    { figure: `Scale: disk per event (${last.events} events)`, value: `${fmt(last.diskBytesPerEvent.total / 1000, 2)} kB (log ${fmt(last.diskBytesPerEvent.log / 1000, 2)}, read models ${fmt(last.diskBytesPerEvent.readModels / 1000, 2)}, bus ${fmt(last.diskBytesPerEvent.bus / 1000, 2)})`, target: '-', result: '-' },
+    { figure: `Scale: cold start (${last.events} events)`, value: `${fmt(last.coldStartSeconds, 2)} s`, target: '-', result: '-' },
+    { figure: `Scale: week GET /events p99, ${span}`, value: `${fmt(first.weekGet.p99, 1)} -> ${fmt(last.weekGet.p99, 1)} ms`, target: 'flat', result: pass(flat(first.weekGet.p99, last.weekGet.p99)) },
+    { figure: `Scale: incremental /sync p99, ${span}`, value: `${fmt(first.sync.p99, 1)} -> ${fmt(last.sync.p99, 1)} ms`, target: 'flat', result: pass(flat(first.sync.p99, last.sync.p99)) },
+  ];
+}
+
 /** Runs every size; the table and the JSON file are written whatever the targets say. */
 export async function scaleBench(log: (line: string) => void, sizes = scaleSizes()): Promise<ScaleResult[]> {
   const results: ScaleResult[] = [];
@@ -173,12 +191,7 @@ export async function scaleBench(log: (line: string) => void, sizes = scaleSizes
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'scale.json'), JSON.stringify({ at: new Date().toISOString(), tailChanges: TAIL_CHANGES, results }, null, 2));
   for (const line of scaleTable(results)) log(line);
-  const last = results[results.length - 1];
-  const first = results[0];
-  if (last && first) {
-    log(`  targets: RSS < 300 MB at the largest size (${fmt(Math.max(last.rssAfterLoadMb, last.rssAfterRestartMb), 0)} MB); ` +
-      `week GET p99 ${fmt(first.weekGet.p99, 1)} -> ${fmt(last.weekGet.p99, 1)} ms, sync p99 ${fmt(first.sync.p99, 1)} -> ${fmt(last.sync.p99, 1)} ms (flat)`);
-  }
+  for (const row of scaleSummary(results)) log(`  ${row.figure}: ${row.value} (target ${row.target}) ${row.result}`);
   return results;
 }
 
