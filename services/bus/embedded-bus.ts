@@ -7,8 +7,9 @@
  * file stays the size of the backlog rather than of the history. A group joining later with `fromBeginning` starts at
  * the oldest message kept, as Kafka's `earliest` does.
  */
-import Database from 'better-sqlite3';
-import { checkpointInBackground, WRITER_PRAGMAS } from '../sqlite/background-checkpoint';
+import type Database from 'better-sqlite3';
+import { checkpointInBackground } from '../sqlite/background-checkpoint';
+import { openSqliteFile, reclaimingFreePages, returnFreePages, tableExists } from '../sqlite/sqlite-file';
 import type { Bus, BusConsumer, BusMessage, ConsumedMessage } from './bus.port';
 
 const POLL_MS = 200;
@@ -38,19 +39,11 @@ export interface EmbeddedBus extends Bus {
   compact(): Promise<void>;
 }
 
-const tableExists = (db: Database.Database, name: string) =>
-  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-
 function openFile(file: string): Database.Database {
-  const db = new Database(file);
-  const fresh = !tableExists(db, 'messages');
-  const before = !fresh && !tableExists(db, 'topics'); // a file from before retention
-  if (fresh) db.pragma('auto_vacuum = INCREMENTAL');
-  db.pragma('journal_mode = WAL');
   // NORMAL: a published message survives a killed process (WAL). The bus only carries what the event store already
   // holds durably; the relay republishes from its checkpoint, so no fsync per publish is needed.
-  db.pragma('synchronous = NORMAL');
-  for (const pragma of WRITER_PRAGMAS) db.pragma(pragma);
+  const db = openSqliteFile(file, 'NORMAL');
+  const before = tableExists(db, 'messages') && !tableExists(db, 'topics'); // a file from before retention
   db.exec(`
     CREATE TABLE IF NOT EXISTS messages (
       topic TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, headers TEXT,
@@ -67,9 +60,8 @@ function openFile(file: string): Database.Database {
       INSERT INTO topics (topic, next_seq) SELECT topic, max(seq) + 1 FROM messages GROUP BY topic;
       DELETE FROM messages WHERE seq < (SELECT min(g.next_seq) FROM group_offsets g WHERE g.topic = messages.topic);
     `);
-    db.pragma('auto_vacuum = INCREMENTAL');
-    db.exec('VACUUM');
   }
+  reclaimingFreePages(db);
   return db;
 }
 
@@ -126,11 +118,7 @@ export async function openEmbeddedBus(file: string): Promise<EmbeddedBus> {
       sql.forget.run(topic, upTo);
       more ||= upTo < floor;
     }
-    if ((db.pragma('freelist_count', { simple: true }) as number) > 0) {
-      db.pragma(`incremental_vacuum(${RECLAIM_PAGES})`);
-      more = true;
-    }
-    return more;
+    return returnFreePages(db, RECLAIM_PAGES) || more;
   };
 
   let closed = false;

@@ -6,8 +6,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
-import { checkpointInBackground, WRITER_PRAGMAS } from '../sqlite/background-checkpoint';
+import type Database from 'better-sqlite3';
+import { checkpointInBackground } from '../sqlite/background-checkpoint';
+import { openSqliteFile, reclaimingFreePages, tableExists } from '../sqlite/sqlite-file';
 import {
   AppendResult,
   EventStore,
@@ -82,8 +83,7 @@ interface Pending {
 
 /** Copies a log of the earlier layout into this one, keeping every position; the file then shrinks once. */
 function migrate(db: Database.Database, insert: (streamId: string, revision: number, e: NewEvent, position: number) => void): void {
-  const old = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get();
-  if (!old) return;
+  if (!tableExists(db, 'events')) return;
   db.transaction(() => {
     const read = db.prepare(`SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${MIGRATE_CHUNK}`);
     for (let after = 0; ; ) {
@@ -96,15 +96,12 @@ function migrate(db: Database.Database, insert: (streamId: string, revision: num
     }
     db.exec('DROP TABLE events');
   })();
-  db.exec('VACUUM');
+  reclaimingFreePages(db);
 }
 
 export async function openSqliteEventStore(file: string): Promise<EventStore> {
   mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  for (const pragma of WRITER_PRAGMAS) db.pragma(pragma);
+  const db = openSqliteFile(file, 'FULL');
   db.exec(SCHEMA);
 
   const sql = {

@@ -11,11 +11,14 @@
  * go back to the file system (auto_vacuum=INCREMENTAL). Files in the earlier layout (one `docs` table) are migrated
  * when opened.
  */
-import Database from 'better-sqlite3';
-import { checkpointInBackground, WRITER_PRAGMAS } from '../sqlite/background-checkpoint';
+import type Database from 'better-sqlite3';
+import { checkpointInBackground } from '../sqlite/background-checkpoint';
+import { openSqliteFile, reclaimingFreePages, returnFreePages } from '../sqlite/sqlite-file';
 import { DocCache } from './doc-cache';
 import { checkField, compileFilter, keyOf, sortDocs, storedValue, type Key } from './doc-values';
 import type { Collection, Doc, Filter, FindOptions, ReadStore } from './read-store.port';
+import { GroupCommit } from './group-commit';
+import { migrateEarlierLayout } from './earlier-layout';
 import { chooseIndex, planQuery, splitIn, type QueryPlan } from './sql-filter';
 
 export interface EmbeddedReadStoreOptions {
@@ -62,7 +65,7 @@ const DEFAULT_CACHE_BYTES = 8 * 2 ** 20;
 const RECLAIM_ROWS = 500;
 const RECLAIM_PAGES = 256;
 const RECLAIM_EVERY_MS = 25;
-/** Rows read per step when a new key column is filled or an old-layout file migrated. */
+/** Rows read per step when a new key column is filled. */
 const CHUNK = 1000;
 
 /** How often a read or write looks for commits made by another connection. */
@@ -86,13 +89,7 @@ function duplicateKeyError(name: string, e: unknown): unknown {
 }
 
 export async function openEmbeddedReadStore(file: string, options: EmbeddedReadStoreOptions = {}): Promise<EmbeddedReadStore> {
-  const db = new Database(file);
-  const fresh = (db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number) === 0;
-  if (fresh) db.pragma('auto_vacuum = INCREMENTAL');
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('cache_size = -8000');
-  for (const pragma of WRITER_PRAGMAS) db.pragma(pragma);
+  const db = openSqliteFile(file, 'NORMAL', 8000);
   db.exec(`CREATE TABLE IF NOT EXISTS collection_meta (
     tbl INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, meta TEXT NOT NULL
   )`);
@@ -181,46 +178,10 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     forget();
   };
 
-  // ---- group commit ----
-
-  // Writes of one event-loop turn share a transaction, committed at setImmediate; each resolves once its commit is
-  // done, so an acknowledged write is in the WAL, and commits stay in the order of the writes.
-  let waiting: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
-  let commitScheduled = false;
-  const failBatch = (e: unknown) => {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    forget();
-    for (const w of waiting.splice(0)) w.reject(e);
-  };
-  const commit = () => {
-    commitScheduled = false;
-    if (closed) return;
-    if (db.inTransaction) {
-      try {
-        db.exec('COMMIT');
-      } catch (e) {
-        failBatch(e);
-        return;
-      }
-    }
-    for (const w of waiting.splice(0)) w.resolve();
-  };
+  const commits = new GroupCommit(db, forget);
   const mutate = <R>(change: () => R): Promise<R> => {
     ready();
-    if (!db.inTransaction) db.exec('BEGIN');
-    if (!commitScheduled) {
-      commitScheduled = true;
-      setImmediate(commit);
-    }
-    let result: R;
-    try {
-      result = change();
-    } catch (e) {
-      // A failed statement leaves the transaction as it was, unless SQLite had to roll it back (disk full, I/O).
-      if (!db.inTransaction) failBatch(e);
-      return Promise.reject(e);
-    }
-    return new Promise((resolve, reject) => waiting.push({ resolve: () => resolve(result), reject }));
+    return commits.run(change);
   };
 
   // ---- documents ----
@@ -429,9 +390,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
       if (deleted === 0) db.exec(`DROP TABLE ${orphan}`);
       return true;
     }
-    if ((db.pragma('freelist_count', { simple: true }) as number) === 0) return false;
-    db.pragma(`incremental_vacuum(${RECLAIM_PAGES})`);
-    return true;
+    return returnFreePages(db, RECLAIM_PAGES);
   };
 
   let reclaimTimer: NodeJS.Timeout | null = null;
@@ -452,31 +411,12 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     scheduleReclaim();
   };
 
-  // ---- the earlier layout ----
-
-  const migrate = () => {
-    const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'docs'").get();
-    if (!old) return;
-    db.transaction(() => {
-      const read = db.prepare(`SELECT collection, id, json FROM docs WHERE (collection, id) > (?, ?) ORDER BY collection, id LIMIT ${CHUNK}`);
-      for (let after = ['', '']; ; ) {
-        const rows = read.all(...after) as Array<{ collection: string; id: string; json: string }>;
-        for (const row of rows) write(row.collection, JSON.parse(row.json) as Doc, 'put');
-        if (rows.length < CHUNK) break;
-        after = [rows[rows.length - 1].collection, rows[rows.length - 1].id];
-      }
-      for (const row of db.prepare('SELECT name, indexes FROM collections').all() as Array<{ name: string; indexes: string }>) {
-        for (const def of JSON.parse(row.indexes) as IndexDef[]) states.set(row.name, createIndex(row.name, def));
-        existing(row.name);
-      }
-      db.exec('DROP TABLE docs; DROP TABLE collections;');
-    })();
-  };
-  migrate();
-  if ((db.pragma('auto_vacuum', { simple: true }) as number) !== 2) {
-    db.pragma('auto_vacuum = INCREMENTAL');
-    db.exec('VACUUM'); // once, for a file made before: page reclaiming needs this mode, which only VACUUM switches on
-  }
+  migrateEarlierLayout(db, {
+    put: (collection, doc) => write(collection, doc, 'put'),
+    declareIndex: (collection, def) => states.set(collection, createIndex(collection, def)),
+    touch: existing,
+  });
+  reclaimingFreePages(db);
   seenVersion = dataVersion.get();
   scheduleReclaim();
   const stopCheckpoints = await checkpointInBackground(file);
@@ -530,7 +470,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     },
     async close() {
       if (closed) return;
-      commit();
+      commits.close();
       closed = true;
       if (reclaimTimer) clearTimeout(reclaimTimer);
       await stopCheckpoints();
