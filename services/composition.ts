@@ -54,6 +54,12 @@ export interface Ports {
   bus: Bus;
 }
 
+/** The embedded bus; in front of the embedded log it keeps references to the relayed events, not copies. */
+async function openEmbeddedBusOn(file: string, events: EventStore, logIsEmbedded: boolean): Promise<Bus> {
+  const bus = await (await import('./bus/embedded-bus')).openEmbeddedBus(file);
+  return logIsEmbedded ? (await import('./bus/log-backed-bus')).logBackedBus(bus, events) : bus;
+}
+
 export async function openPorts(config: Config): Promise<Ports> {
   const dir = path.resolve(config.DATA_DIR);
   mkdirSync(dir, { recursive: true });
@@ -70,7 +76,7 @@ export async function openPorts(config: Config): Promise<Ports> {
         partitions: config.KAFKA_TOPIC_PARTITIONS,
         replicationFactor: config.KAFKA_REPLICATION_FACTOR,
       })
-    : await (await import('./bus/embedded-bus')).openEmbeddedBus(path.join(dir, 'bus.sqlite'));
+    : await openEmbeddedBusOn(path.join(dir, 'bus.sqlite'), events, !config.EVENTSTORE_URL);
   return { events, store, bus };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/bus.port';
+import { LOG_POSITION } from '../bus/log-backed-bus';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
 import { followLog, type LogFollower } from '../eventstore/follow-log';
 import type { ReadStore } from '../readstore/read-store.port';
@@ -68,7 +69,7 @@ export class Relay {
     const messages = batch.map((e) => ({
       key: e.streamId,
       value: JSON.stringify(e),
-      headers: { 'event-id': e.id, 'event-type': e.type },
+      headers: { 'event-id': e.id, 'event-type': e.type, [LOG_POSITION]: String(e.position) },
     }));
     for (let delay = 100; ; delay = Math.min(delay * 2, 10_000)) {
       try {

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedBus } from '../../services/bus/embedded-bus';
+import { logBackedBus } from '../../services/bus/log-backed-bus';
+import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import type { ConsumedMessage } from '../../services/bus/bus.port';
 import { busContract } from './bus.contract';
 
@@ -19,6 +21,11 @@ async function waitFor(condition: () => boolean): Promise<void> {
 }
 
 busContract('embedded', () => openEmbeddedBus(newFile()));
+busContract('embedded, in front of the embedded log', async () => {
+  const log = await openSqliteEventStore(join(dir, `log-${++files}.sqlite`));
+  const bus = logBackedBus(await openEmbeddedBus(newFile()), log);
+  return { ...bus, close: async () => { await bus.close(); await log.close(); } };
+});
 
 describe('embedded bus', () => {
   it('keeps messages and committed offsets across a reopen', async () => {
