@@ -3,6 +3,7 @@ import { apiKeyOperations } from '../contracts/api-keys';
 import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
 import { deviceOperations } from '../contracts/devices';
+import { bookingOperations, meetingTypeOperations, publicBookingOperations } from '../contracts/bookings';
 import { bugReportOperations } from '../contracts/bug-reports';
 import { eventTypeOperations } from '../contracts/event-types';
 import { eventOperations } from '../contracts/events';
@@ -27,6 +28,7 @@ import { eventsReadRoutes } from '../read-api/events/events.routes';
 import { notificationsReadRoutes } from '../read-api/notifications/notifications.routes';
 import { organizationsReadRoutes } from '../read-api/organizations/organizations.routes';
 import { planReadRoutes } from '../read-api/plan/plan.routes';
+import { bookingsReadRoutes } from '../read-api/bookings/bookings.routes';
 import { bugReportsReadRoutes } from '../read-api/bug-reports/bug-reports.routes';
 import { eventTypesReadRoutes } from '../read-api/event-types/event-types.routes';
 import { focusReadRoutes } from '../read-api/focus/focus.routes';
@@ -41,6 +43,8 @@ import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
 import { devicesWriteRoutes } from '../write-api/devices/devices.routes';
+import { bookingsWriteRoutes } from '../write-api/bookings/bookings.routes';
+import { meetingTypesWriteRoutes } from '../write-api/bookings/meeting-types.routes';
 import { bugReportsWriteRoutes } from '../write-api/bug-reports/bug-reports.routes';
 import { eventTypesWriteRoutes } from '../write-api/event-types/event-types.routes';
 import { eventsWriteRoutes } from '../write-api/events/events.routes';
@@ -67,6 +71,7 @@ export const apiOperations: Operation[] = [
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations,
+  ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -104,5 +109,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...tasksReadRoutes(app),
     ...tasksWriteRoutes(app),
     ...projectsWriteRoutes(app),
+    ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app),
   ];
 }
