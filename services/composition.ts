@@ -35,6 +35,8 @@ import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import type { EventStore } from './eventstore/event-store.port';
 import { createHttpApp } from './http/app';
+import { startMailConsumer } from './mail/mail-consumer';
+import { outboxSender, smtpSender } from './mail/mail.port';
 import { startPushConsumer } from './push/push-consumer';
 import { PushService } from './push/push-service';
 import type { ReadStore } from './readstore/read-store.port';
@@ -115,6 +117,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   await relay?.start();
   const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
   const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, ports.bus, new PushService(config, ports.store)) : null;
+  const mailSender = config.SMTP_URL ? smtpSender(config.SMTP_URL) : outboxSender();
+  const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, ports.bus, mailSender) : null;
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -153,6 +157,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       server?.closeAllConnections();
       await pushConsumer?.stop();
+      await mailConsumer?.stop();
+      mailSender.close();
       await dispatcher?.stop();
       await relay?.stop();
       await runner?.stop();

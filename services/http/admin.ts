@@ -1,11 +1,12 @@
 /**
- * Operator endpoints, outside the public API: projection status and rebuild. Enabled by ADMIN_TOKEN. A rebuild is
+ * Operator endpoints, outside the public API: projection status and rebuild, guests' mail (the outbox). Enabled by ADMIN_TOKEN. A rebuild is
  * requested in the projection registry, which every projector process polls, so it works wherever the API runs.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { REGISTRY, type RegistryDoc } from '../../projections/watermarks';
 import type { AppContext } from '../app-context';
+import { MailLog, type MailState } from '../mail/mail-log';
 import { ApiError } from '../errors';
 
 function authorized(req: Request, token: string): boolean {
@@ -41,6 +42,11 @@ export function adminRouter(app: AppContext): Router {
     if (!reg) throw new ApiError(404, 'not_found', `No projection named ${req.params.name}`);
     await registry().put({ ...reg, rebuildRequested: true });
     res.status(202).json({ name: reg._id, rebuildRequested: true });
+  });
+  /** The latest messages to guests, newest first; `?state=outbox` lists what was kept without SMTP_URL. */
+  router.get('/mail', async (req, res) => {
+    const state = typeof req.query.state === 'string' ? (req.query.state as MailState) : undefined;
+    res.json({ mail: await new MailLog(app.store).recent(state) });
   });
   return router;
 }
