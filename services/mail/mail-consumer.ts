@@ -17,7 +17,8 @@ import { composeMail, type MailSender } from './mail.port';
 
 export const mailIdFor = (eventId: string) => deterministicUuid('mail', eventId);
 
-export function startMailConsumer(app: AppContext, bus: Bus, sender: MailSender): BusConsumer {
+/** Handles one booking.* event (at least once: the bus redelivers, the mail log dedupes). */
+export function bookingMailer(app: AppContext, sender: MailSender): (event: RecordedEvent) => Promise<void> {
   const log = app.log.child({ role: 'dispatcher', consumer: 'mail' });
   const mailLog = new MailLog(app.store);
   const base = app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`;
@@ -30,7 +31,7 @@ export function startMailConsumer(app: AppContext, bus: Bus, sender: MailSender)
     };
   };
 
-  const mailEvent = async (event: RecordedEvent): Promise<void> => {
+  return async (event) => {
     const id = mailIdFor(event.id);
     const existing = await mailLog.get(id);
     if (existing && (existing.state === 'sent' || existing.state === 'outbox')) return;
@@ -56,9 +57,12 @@ export function startMailConsumer(app: AppContext, bus: Bus, sender: MailSender)
     }
     await mailLog.save({ ...attempt, state: 'sent', sentAt: new Date().toISOString() });
   };
+}
 
+export function startMailConsumer(app: AppContext, bus: Bus, sender: MailSender): BusConsumer {
+  const handle = bookingMailer(app, sender);
   return joinInBackground(
-    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `mail.${app.config.KAFKA_TOPIC}`, mailEvent, new Set(BOOKING_MAIL_TYPES)),
-    (err, delay) => log.warn({ err, delay }, 'the mail consumer could not join its consumer group; retrying'),
+    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `mail.${app.config.KAFKA_TOPIC}`, handle, new Set(BOOKING_MAIL_TYPES)),
+    (err, delay) => app.log.warn({ err, delay }, 'the mail consumer could not join its consumer group; retrying'),
   );
 }
