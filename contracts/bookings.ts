@@ -131,6 +131,8 @@ const bookingExample = {
   status: 'confirmed', cancelledBy: null, createdAt: '2026-11-24T10:12:00.000Z', updatedAt: '2026-11-24T10:12:00.000Z', version: 1,
 };
 
+export const BOOKING_EXAMPLE = bookingExample;
+
 export const BookingGuest = z
   .object({
     name: z.string(),
@@ -172,6 +174,13 @@ export const BookingRescheduledPrevious = z
 
 /** booking.rescheduled carries the booking and where it was (the webhook's `data` and `previous`). */
 export const BookingRescheduled = z.object({ data: Booking, previous: BookingRescheduledPrevious });
+
+/** The booking a booking.* event carries (booking.rescheduled wraps it with `previous`); null for any other shape. */
+export function bookingIn(type: string, data: unknown): Booking | null {
+  const parsed = type === 'booking.rescheduled' ? BookingRescheduled.safeParse(data) : Booking.safeParse(data);
+  if (!parsed.success) return null;
+  return 'previous' in parsed.data ? parsed.data.data : parsed.data;
+}
 
 /** The manage token's hash, kept beside the booking (never in its webhook payload). */
 export const BookingTokenIssued = z.object({ bookingId: Uuid, hostId: Uuid, tokenHash: z.string() });

@@ -129,15 +129,6 @@ export const ListEventsQuery = z.object({
 export const EventResponse = z.object({ event: Event }).meta({ id: 'EventResponse' });
 export const EventListResponse = z.object({ events: z.array(EventOccurrence) }).meta({ id: 'EventListResponse' });
 
-export const InboxItem = z
-  .object({
-    id: z.string(),
-    type: z.literal('invitation'),
-    event: Event,
-    createdAt: DateTime,
-  })
-  .meta({ id: 'InboxItem' });
-
 const conflict = { description: 'Time (`time_conflict`) or resource (`resource_conflict`) conflict', schema: ErrorEnvelope };
 const notFound = { description: 'Not found (also for events of other people)', schema: ErrorEnvelope };
 const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch`)', schema: ErrorEnvelope };
@@ -170,13 +161,5 @@ export const eventOperations = [
     method: 'post', path: '/events/{id}/rsvp', tag: 'Events', summary: 'Answer an invitation', params: IdParams,
     body: RsvpBody,
     responses: { 200: { description: 'Answered', schema: EventResponse }, 404: notFound },
-  }),
-  op({
-    method: 'get', path: '/inbox', tag: 'Events', summary: 'Invitations waiting for an answer',
-    responses: { 200: { description: 'Inbox', schema: z.object({ items: z.array(InboxItem) }).meta({ id: 'InboxResponse' }) } },
-  }),
-  op({
-    method: 'get', path: '/inbox/count', tag: 'Events', summary: 'Number of inbox items (badge)',
-    responses: { 200: { description: 'Count', schema: z.object({ count: z.number().int() }).meta({ id: 'InboxCount' }) } },
   }),
 ];

@@ -2,7 +2,7 @@
  * Meeting types and bookings: what GET /meeting-types, /bookings, the public pages and /sync read. A booking row
  * keeps the hash of its guest's manage token (`_tokenHash`, never answered) for the guest's reads.
  */
-import { Booking, BookingRescheduled, BookingTokenIssued, MeetingType } from '../contracts/bookings';
+import { bookingIn, BookingTokenIssued, MeetingType, type Booking } from '../contracts/bookings';
 import { creationOrderKey } from './creation-order';
 import { projection } from './projection';
 
@@ -10,12 +10,6 @@ export const BOOKINGS = 'bookings';
 
 /** Bookings list by start; the id makes the key unique. */
 export const bookingSortKey = (booking: Pick<Booking, 'startsAt' | 'id'>) => `${booking.startsAt}|${booking.id}`;
-
-function bookingOf(type: string, data: unknown): Booking | null {
-  const parsed = type === 'booking.rescheduled' ? BookingRescheduled.safeParse(data) : Booking.safeParse(data);
-  if (!parsed.success) return null;
-  return 'previous' in parsed.data ? parsed.data.data : parsed.data;
-}
 
 export const bookingsProjection = projection({
   name: BOOKINGS,
@@ -47,7 +41,7 @@ export const bookingsProjection = projection({
       if (existing) await bookings.putIfNewer({ ...existing, _pos: e.position, _tokenHash: issued.data!.tokenHash });
       return;
     }
-    const booking = bookingOf(e.type, e.data);
+    const booking = bookingIn(e.type, e.data);
     if (!booking) return;
     const existing = await bookings.get(booking.id);
     await bookings.putIfNewer({

@@ -8,6 +8,7 @@ import { bugReportOperations } from '../contracts/bug-reports';
 import { eventTypeOperations } from '../contracts/event-types';
 import { eventOperations } from '../contracts/events';
 import { focusOperations } from '../contracts/focus';
+import { inboxOperations } from '../contracts/inbox';
 import { goalOperations } from '../contracts/goals';
 import { insightOperations } from '../contracts/insights';
 import { integrationOperations } from '../contracts/integrations';
@@ -33,6 +34,7 @@ import { bugReportsReadRoutes } from '../read-api/bug-reports/bug-reports.routes
 import { eventTypesReadRoutes } from '../read-api/event-types/event-types.routes';
 import { focusReadRoutes } from '../read-api/focus/focus.routes';
 import { goalsReadRoutes } from '../read-api/goals/goals.routes';
+import { inboxReadRoutes } from '../read-api/inbox/inbox.routes';
 import { insightsRoutes } from '../read-api/insights/insights.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
 import { routinesReadRoutes } from '../read-api/routines/routines.routes';
@@ -71,7 +73,7 @@ export const apiOperations: Operation[] = [
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations,
-  ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations,
+  ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations, ...inboxOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -109,6 +111,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...tasksReadRoutes(app),
     ...tasksWriteRoutes(app),
     ...projectsWriteRoutes(app),
-    ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app),
+    ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app), ...inboxReadRoutes(app),
   ];
 }
