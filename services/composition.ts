@@ -19,6 +19,7 @@ import { goalsProjection } from '../projections/goals.projection';
 import { insightsProjection } from '../projections/insights.projection';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
+import { bookingPages } from '../read-api/bookings/page/booking-page';
 import { ProjectionRunner } from '../projections/runner';
 import { routinesProjection } from '../projections/routines.projection';
 import { scheduleProjection } from '../projections/schedule.projection';
@@ -126,6 +127,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     const http = createHttpApp(context, {
       routes: apiRoutes(context),
       operations: apiOperations,
+      pages: bookingPages(context),
       resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
       ready: async () => {
         const head = await ports.events.headPosition();
