@@ -10,6 +10,13 @@ import { useTestService, type TestService } from '../support/service';
 
 jest.setTimeout(90_000);
 
+/** What the callbacks run in the page use of the DOM (the project's TypeScript has no DOM library). */
+declare const document: {
+  activeElement: { id: string } | null;
+  getElementById(id: string): { textContent: string | null } | null;
+  querySelector(selector: string): unknown;
+};
+
 let svc: TestService;
 useTestService((s) => (svc = s));
 
