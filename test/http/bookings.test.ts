@@ -216,3 +216,19 @@ describe('the inbox', () => {
     expect(Number(position)).toBeGreaterThan(0);
   });
 });
+
+describe('sync', () => {
+  it('carries the host\'s meeting types and bookings, never the token hash, and nothing of them to others', async () => {
+    const { host, booking, token } = await withBooking();
+    const start = await host.client.call('GET', '/me/bootstrap');
+    await request(svc.base, 'POST', `/public/bookings/${booking.id}/cancel`, undefined, asGuest(token));
+    const since = await host.client.call('GET', `/sync?since=${encodeURIComponent(start.body.cursor)}`);
+    expect(since.status).toBe(200);
+    expect(since.body.changes.bookings).toEqual([expect.objectContaining({ id: booking.id, status: 'cancelled', cancelledBy: 'guest' })]);
+    const all = await host.client.call('GET', '/sync?since=1970-01-01T00:00:00Z');
+    expect(all.body.changes.meetingTypes.map((t: { id: string }) => t.id)).toEqual([host.type.id]);
+    expect(JSON.stringify(all.body)).not.toMatch(/tokenHash/i);
+    const other = await (await signUp(svc.base)).call('GET', '/sync?since=1970-01-01T00:00:00Z');
+    expect([other.body.changes.bookings, other.body.changes.meetingTypes]).toEqual([[], []]);
+  });
+});
