@@ -6,7 +6,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { timingSafeEqual } from 'node:crypto';
 import { REGISTRY, type RegistryDoc } from '../../projections/watermarks';
 import type { AppContext } from '../app-context';
-import { MailLog, type MailState } from '../mail/mail-log';
+import { MAIL_STATES, MailLog, type MailState } from '../mail/mail-log';
 import { ApiError } from '../errors';
 
 function authorized(req: Request, token: string): boolean {
@@ -45,8 +45,11 @@ export function adminRouter(app: AppContext): Router {
   });
   /** The latest messages to guests, newest first; `?state=outbox` lists what was kept without SMTP_URL. */
   router.get('/mail', async (req, res) => {
-    const state = typeof req.query.state === 'string' ? (req.query.state as MailState) : undefined;
-    res.json({ mail: await new MailLog(app.store).recent(state) });
+    const state = req.query.state;
+    if (state !== undefined && !MAIL_STATES.includes(state as MailState)) {
+      throw new ApiError(400, 'invalid_request', `state must be one of ${MAIL_STATES.join(', ')}`, { issues: [{ path: 'query.state', message: 'unknown state' }] });
+    }
+    res.json({ mail: await new MailLog(app.store).recent(state as MailState | undefined) });
   });
   return router;
 }

@@ -3,7 +3,8 @@
  * iCalendar attachment (REQUEST when booked or moved, CANCEL when cancelled; one UID per booking, SEQUENCE =
  * booking version - 1) and links to the pages that cancel or move it.
  */
-import { Booking, BookingRescheduled } from '../../contracts/bookings';
+import type { z } from 'zod';
+import { bookingIn, type Booking, type BookingRescheduled } from '../../contracts/bookings';
 import { when } from '../../projections/notification-messages';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import { icalInvite } from './ical';
@@ -27,12 +28,9 @@ export interface MailContext {
 
 /** The booking (and where it was, for a move) of a booking.* event; null for an event of another shape. */
 export function bookingOfEvent(event: Pick<RecordedEvent, 'type' | 'data'>): { booking: Booking; previous: { startsAt: string } | null } | null {
-  if (event.type === 'booking.rescheduled') {
-    const parsed = BookingRescheduled.safeParse(event.data);
-    return parsed.success ? { booking: parsed.data.data, previous: parsed.data.previous } : null;
-  }
-  const parsed = Booking.safeParse(event.data);
-  return parsed.success ? { booking: parsed.data, previous: null } : null;
+  const booking = bookingIn(event.type, event.data);
+  if (!booking) return null;
+  return { booking, previous: event.type === 'booking.rescheduled' ? (event.data as z.infer<typeof BookingRescheduled>).previous : null };
 }
 
 export function bookingMail(event: Pick<RecordedEvent, 'type' | 'data' | 'metadata'>, context: MailContext): OutgoingMail | null {

@@ -5,7 +5,8 @@
  */
 import type { ReadStore } from '../readstore/read-store.port';
 
-export type MailState = 'outbox' | 'sending' | 'sent' | 'failed';
+export const MAIL_STATES = ['outbox', 'sending', 'sent', 'failed'] as const;
+export type MailState = (typeof MAIL_STATES)[number];
 
 export interface MailRecord {
   id: string;

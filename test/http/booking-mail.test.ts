@@ -152,7 +152,9 @@ describe('without SMTP_URL: the outbox', () => {
     expectInvitations(records.map((r) => Buffer.from(r.raw, 'base64').toString('utf8')), id, starts);
   });
 
-  it('answers the mail log to the admin token only', async () => {
+  it('answers the mail log to the admin token only, and refuses an unknown state', async () => {
     expect((await request(`${svc.service.url}`, 'GET', '/admin/mail')).status).toBe(401);
+    const bad = await request(`${svc.service.url}`, 'GET', '/admin/mail?state=lost', undefined, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_request']);
   });
 });
