@@ -3,6 +3,7 @@
  * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
  */
 import { z } from 'zod';
+import { Booking, BookingRescheduled, BookingTokenIssued, MeetingType } from './bookings';
 import { BugReport } from './bug-reports';
 import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
@@ -66,6 +67,14 @@ export const domainEvents = {
   'project.deleted': Project,
   'list.created': TaskList,
   'list.deleted': TaskList,
+  'meeting_type.created': MeetingType,
+  'meeting_type.updated': MeetingType,
+  'meeting_type.deleted': MeetingType,
+  'booking.created': Booking,
+  'booking.rescheduled': BookingRescheduled,
+  'booking.cancelled': Booking,
+  // The guest's manage token, hashed: appended with booking.created, never delivered.
+  'booking.token_issued': BookingTokenIssued,
   // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),

@@ -168,15 +168,6 @@ export const EventListResponse = z
   .object({ events: z.array(EventOccurrence), nextPageToken: NextPageToken })
   .meta({ id: 'EventListResponse' });
 
-export const InboxItem = z
-  .object({
-    id: z.string(),
-    type: z.literal('invitation'),
-    event: Event,
-    createdAt: DateTime,
-  })
-  .meta({ id: 'InboxItem' });
-
 const conflict = { description: 'Time (`time_conflict`) or resource (`resource_conflict`) conflict', schema: ErrorEnvelope };
 const notFound = { description: 'Not found (also for events of other people)', schema: ErrorEnvelope };
 const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch`)', schema: ErrorEnvelope };
@@ -212,13 +203,5 @@ export const eventOperations = [
     method: 'post', path: '/events/{id}/rsvp', tag: 'Events', summary: 'Answer an invitation', params: IdParams,
     body: RsvpBody,
     responses: { 200: { description: 'Answered', schema: EventResponse }, 404: notFound },
-  }),
-  op({
-    method: 'get', path: '/inbox', tag: 'Events', summary: 'Invitations waiting for an answer',
-    responses: { 200: { description: 'Inbox', schema: z.object({ items: z.array(InboxItem) }).meta({ id: 'InboxResponse' }) } },
-  }),
-  op({
-    method: 'get', path: '/inbox/count', tag: 'Events', summary: 'Number of inbox items (badge)',
-    responses: { 200: { description: 'Count', schema: z.object({ count: z.number().int() }).meta({ id: 'InboxCount' }) } },
   }),
 ];

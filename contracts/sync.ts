@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Booking, MeetingType } from './bookings';
 import { DateTime, ErrorEnvelope } from './common';
 import { Event } from './events';
 import { Goal } from './goals';
@@ -17,6 +18,7 @@ export const SyncResponse = z
     changes: z.object({
       events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
       tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
+      meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings of the caller\'s meeting types'),
     }),
     deleted: z.array(z.object({ type: z.string(), id: z.string() })),
     cursor: z.string(),

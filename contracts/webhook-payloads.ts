@@ -1,36 +1,10 @@
-/**
- * Payload (`data` / `previous`) schemas of the webhook types whose resources have no slice of their own yet
- * (bookings) and of the integration layer, and the `previous` of task.due_changed. When a slice lands it
- * should export its resource schema and the catalogue should point at it.
- */
+/** Payload (`data` / `previous`) schemas of the integration layer's webhook types, and the `previous` of task.due_changed. */
 import { z } from 'zod';
-import { DateTime, Uuid } from './common';
+import { DateTime } from './common';
 
 export const TaskDueChangedPrevious = z
   .object({ dueAt: DateTime.nullable().describe('The due date before the change (null: there was none)') })
   .meta({ id: 'TaskDueChangedPrevious' });
-
-export const BookingPayload = z
-  .object({
-    id: Uuid,
-    meetingTypeId: Uuid,
-    hostId: Uuid,
-    eventId: Uuid.nullable().describe('The event the booking put in the host\'s calendar'),
-    startsAt: DateTime,
-    endsAt: DateTime,
-    timeZone: z.string(),
-    guest: z.object({ name: z.string(), email: z.string() }),
-    note: z.string().nullable(),
-    status: z.string().describe('`confirmed` or `cancelled`'),
-    cancelledBy: z.enum(['guest', 'host']).nullable(),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  })
-  .meta({ id: 'BookingPayload', description: 'A booking as webhooks deliver it.' });
-
-export const BookingRescheduledPrevious = z
-  .object({ startsAt: DateTime, endsAt: DateTime })
-  .meta({ id: 'BookingRescheduledPrevious', description: 'Where the booking was before it moved.' });
 
 // ---- the integration layer (inbound calls become domain events, then webhooks) ----
 

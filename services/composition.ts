@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
+import { bookingsProjection } from '../projections/bookings.projection';
 import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
 import { notificationsProjection } from '../projections/notifications.projection';
@@ -19,6 +20,7 @@ import { insightsProjection } from '../projections/insights.projection';
 import { projectionHealth, readinessProblems } from '../projections/health';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
+import { bookingPages } from '../read-api/bookings/page/booking-page';
 import { ProjectionRunner } from '../projections/runner';
 import { routinesProjection } from '../projections/routines.projection';
 import { scheduleProjection } from '../projections/schedule.projection';
@@ -35,6 +37,8 @@ import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import type { EventStore } from './eventstore/event-store.port';
 import { createHttpApp } from './http/app';
+import { startMailConsumer } from './mail/mail-consumer';
+import { outboxSender, smtpSender } from './mail/mail.port';
 import { startPushConsumer } from './push/push-consumer';
 import { PushService } from './push/push-service';
 import { addProjectionMetrics, Metrics } from './http/metrics';
@@ -45,7 +49,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection, tasksProjection,
+  routinesProjection, tasksProjection, bookingsProjection,
 ];
 
 export interface Ports {
@@ -116,6 +120,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   await relay?.start();
   const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
   const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, ports.bus, new PushService(config, ports.store)) : null;
+  const mailSender = config.SMTP_URL ? smtpSender(config.SMTP_URL) : outboxSender();
+  const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, ports.bus, mailSender) : null;
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -126,6 +132,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       metrics,
       routes: apiRoutes(context),
       operations: apiOperations,
+      pages: bookingPages(context),
       resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
       ready: async () => {
         const health = await projectionHealth(context);
@@ -155,6 +162,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       server?.closeAllConnections();
       await pushConsumer?.stop();
+      await mailConsumer?.stop();
+      mailSender.close();
       await dispatcher?.stop();
       await relay?.stop();
       await runner?.stop();

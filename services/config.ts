@@ -63,6 +63,11 @@ const Config = z.object({
   VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https: URL').default('mailto:push@localhost'),
   /** Lets Web Push endpoints be plain http or loopback, link-local and private addresses (tests, closed networks). */
   PUSH_ALLOW_PRIVATE_ENDPOINTS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Guests' mail goes out over this SMTP server (`smtp://user:pass@host:587`, `smtps://…`); unset: kept in the outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).max(300).default('Calendar <no-reply@localhost>'),
+  /** Where people reach the service (links in guests' mail); default http://localhost:$PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')).optional(),
 });
 
 export type Config = z.infer<typeof Config>;

@@ -3,10 +3,12 @@ import { apiKeyOperations } from '../contracts/api-keys';
 import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
 import { deviceOperations } from '../contracts/devices';
+import { bookingOperations, meetingTypeOperations, publicBookingOperations } from '../contracts/bookings';
 import { bugReportOperations } from '../contracts/bug-reports';
 import { eventTypeOperations } from '../contracts/event-types';
 import { eventOperations } from '../contracts/events';
 import { focusOperations } from '../contracts/focus';
+import { inboxOperations } from '../contracts/inbox';
 import { goalOperations } from '../contracts/goals';
 import { insightOperations } from '../contracts/insights';
 import { integrationOperations } from '../contracts/integrations';
@@ -29,10 +31,12 @@ import { notificationsReadRoutes } from '../read-api/notifications/notifications
 import { organizationsReadRoutes } from '../read-api/organizations/organizations.routes';
 import { planReadRoutes } from '../read-api/plan/plan.routes';
 import { plannerReadRoutes } from '../read-api/planner/planner.routes';
+import { bookingsReadRoutes } from '../read-api/bookings/bookings.routes';
 import { bugReportsReadRoutes } from '../read-api/bug-reports/bug-reports.routes';
 import { eventTypesReadRoutes } from '../read-api/event-types/event-types.routes';
 import { focusReadRoutes } from '../read-api/focus/focus.routes';
 import { goalsReadRoutes } from '../read-api/goals/goals.routes';
+import { inboxReadRoutes } from '../read-api/inbox/inbox.routes';
 import { insightsRoutes } from '../read-api/insights/insights.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
 import { routinesReadRoutes } from '../read-api/routines/routines.routes';
@@ -43,6 +47,8 @@ import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
 import { devicesWriteRoutes } from '../write-api/devices/devices.routes';
+import { bookingsWriteRoutes } from '../write-api/bookings/bookings.routes';
+import { meetingTypesWriteRoutes } from '../write-api/bookings/meeting-types.routes';
 import { bugReportsWriteRoutes } from '../write-api/bug-reports/bug-reports.routes';
 import { eventTypesWriteRoutes } from '../write-api/event-types/event-types.routes';
 import { eventsWriteRoutes } from '../write-api/events/events.routes';
@@ -70,6 +76,7 @@ export const apiOperations: Operation[] = [
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations, ...plannerOperations,
+  ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations, ...inboxOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -108,5 +115,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...tasksWriteRoutes(app),
     ...projectsWriteRoutes(app),
     ...plannerReadRoutes(app), ...plannerWriteRoutes(app),
+    ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app), ...inboxReadRoutes(app),
   ];
 }

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { EVENTS_PAGE_SIZE, eventOperations, type ListEventsQuery } from '../../contracts/events';
 import { findOperation } from '../../contracts/operation';
-import { INBOX } from '../../projections/inbox.projection';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
@@ -15,9 +14,6 @@ const MAX_RANGE_MS = 366 * 86_400_000;
 
 export function eventsReadRoutes(app: AppContext) {
   const cache = new AnswerCache();
-  const invitations = async (userId: string) =>
-    (await app.readModels.docs(INBOX))('invitations').find({ userId }, { sort: [['createdAt', -1], ['_id', 1]] });
-  const invitationCount = async (userId: string) => (await app.readModels.docs(INBOX))('invitations').count({ userId });
   return [
     route<unknown, z.infer<typeof ListEventsQuery>>(findOperation(eventOperations, 'get', '/events'), async ({ query, principal }) => {
       const from = Date.parse(query.from);
@@ -40,15 +36,5 @@ export function eventsReadRoutes(app: AppContext) {
       if (!event) throw notFound('Event');
       return { status: 200, body: { event }, headers: { ETag: etagOf(event.version) } };
     }),
-    route(findOperation(eventOperations, 'get', '/inbox'), async ({ principal }) => ({
-      status: 200,
-      body: {
-        items: (await invitations(principal!.userId)).map((d) => ({ id: d._id, type: 'invitation', event: d.event, createdAt: d.createdAt })),
-      },
-    })),
-    route(findOperation(eventOperations, 'get', '/inbox/count'), async ({ principal }) => ({
-      status: 200,
-      body: { count: await invitationCount(principal!.userId) },
-    })),
   ];
 }

@@ -67,6 +67,7 @@ export const access: Record<string, AccessRule> = {
   'GET /public/{username}/{slug}': open(),
   'GET /public/{username}/{slug}/slots': open(),
   'POST /public/{username}/{slug}/bookings': open(),
+  'GET /public/bookings/{id}/reschedule': open(),
   'POST /public/bookings/{id}/cancel': open(),
   'POST /public/bookings/{id}/reschedule': open(),
 

@@ -1,7 +1,7 @@
 /**
- * Operator endpoints, outside the public API: projection status (position, lag, dead letters) and rebuild. Enabled
- * by ADMIN_TOKEN. A rebuild is requested in the projection registry, which every projector process polls, so it
- * works wherever the API runs.
+ * Operator endpoints, outside the public API: projection status (position, lag, dead letters) and rebuild, guests'
+ * mail (the outbox). Enabled by ADMIN_TOKEN. A rebuild is requested in the projection registry, which every projector
+ * process polls, so it works wherever the API runs.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
@@ -9,6 +9,7 @@ import { DeadLetters } from '../../projections/dead-letters';
 import { projectionHealth } from '../../projections/health';
 import { REGISTRY, type RegistryDoc } from '../../projections/watermarks';
 import type { AppContext } from '../app-context';
+import { MAIL_STATES, MailLog, type MailState } from '../mail/mail-log';
 import { ApiError } from '../errors';
 
 function authorized(req: Request, token: string): boolean {
@@ -47,6 +48,14 @@ export function adminRouter(app: AppContext): Router {
     if (!reg) throw new ApiError(404, 'not_found', `No projection named ${req.params.name}`);
     await registry().put({ ...reg, rebuildRequested: true });
     res.status(202).json({ name: reg._id, rebuildRequested: true });
+  });
+  /** The latest messages to guests, newest first; `?state=outbox` lists what was kept without SMTP_URL. */
+  router.get('/mail', async (req, res) => {
+    const state = req.query.state;
+    if (state !== undefined && !MAIL_STATES.includes(state as MailState)) {
+      throw new ApiError(400, 'invalid_request', `state must be one of ${MAIL_STATES.join(', ')}`, { issues: [{ path: 'query.state', message: 'unknown state' }] });
+    }
+    res.json({ mail: await new MailLog(app.store).recent(state as MailState | undefined) });
   });
   return router;
 }

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -24,6 +24,8 @@ export interface HttpOptions {
   routes: Route[];
   operations: Operation[];
   resolvers: CredentialResolver[];
+  /** Pages served beside the API (the booking pages). */
+  pages?: Router;
   /** True when the stores are reachable and the projections are close enough to the head of the log. */
   ready(): Promise<{ ready: boolean; details: Record<string, unknown> }>;
   /** Served on GET /metrics (Prometheus text format). */
@@ -96,6 +98,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     mountMethodNotAllowed(api, paths);
   }
   http.use(BASE_PATH, api);
+  if (options.pages) http.use(options.pages);
   http.use('/admin', express.json({ limit: '16kb' }), adminRouter(app));
   http.use(notFoundRoute);
   http.use(errorHandler);

@@ -5,7 +5,7 @@
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
  *   3. GET /events?from&to over one week holding 200 events; GET /available-slots for 14 days over a calendar of
  *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines;
- *      POST /tasks
+ *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
@@ -19,6 +19,7 @@ import { statfsSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availability-bench';
+import { BOOKING_SLOTS, createBookingHost } from './booking-bench';
 import { killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { hostileBench } from './hostile-bench';
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
   let postRes: LoadResult;
   let multiRes: LoadResult | null = null;
   let tasksRes: LoadResult;
+  let bookingRes: LoadResult;
   try {
     const reader = await signUp(base);
     const c0 = performance.now();
@@ -189,6 +191,16 @@ async function main(): Promise<void> {
       ...taskSpec, seconds: SECONDS, tokens: await tokensOf(owners),
     });
     printLoad(tasksRes, baseline);
+
+    // The warmup books from the far end of the horizon, the measured run from its start: no slot is asked twice.
+    const host = await signUp(base);
+    const booking = await createBookingHost(base, host.token);
+    const bookingSpec = { kind: 'post-bookings' as const, url: service.url, path: booking.path, baseMs: booking.baseMs, connections: CONN };
+    await runLoad('POST public booking (warmup)', { ...bookingSpec, seconds: WARMUP, firstSlot: Math.floor(BOOKING_SLOTS * 0.8) });
+    bookingRes = await runLoad(`POST /public/{username}/{slug}/bookings (one host, ${CONN} guests at once, a new slot each)`, {
+      ...bookingSpec, seconds: SECONDS, firstSlot: 0,
+    });
+    printLoad(bookingRes, baseline);
   } finally {
     await service.stop();
   }
@@ -245,6 +257,8 @@ async function main(): Promise<void> {
     ...(multiRes
       ? [{ figure: `POST /events, ${MULTI_USERS} users (info)`, value: `${fmt(multiRes.rps, 0)} rps = ${pct(multiRes.rps / baseline.rps)}, p50 ${ms(multiRes.p50)}, p99 ${ms(multiRes.p99)}`, target: '-', result: '-' }]
       : []),
+    { figure: 'Public booking throughput (one host)', value: `${fmt(bookingRes.rps, 0)} rps = ${pct(bookingRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
+    { figure: 'Public booking latency', value: `p50 ${ms(bookingRes.p50)}, p99 ${ms(bookingRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
