@@ -3,6 +3,7 @@
  * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
  */
 import { z } from 'zod';
+import { PreferencesRecord, SuggestionRecord } from './assistant';
 import { BugReport } from './bug-reports';
 import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
@@ -77,6 +78,12 @@ export const domainEvents = {
   'device.removed': z.object({ device: DeviceRecord }),
   'push_token.claimed': PushTokenClaim,
   'push_token.released': PushTokenClaim,
+  'assistant.preferences_updated': PreferencesRecord,
+  'assistant.suggestion.proposed': SuggestionRecord,
+  'assistant.suggestion.confirming': SuggestionRecord,
+  'assistant.suggestion.released': SuggestionRecord,
+  'assistant.suggestion.confirmed': SuggestionRecord,
+  'assistant.suggestion.cancelled': SuggestionRecord,
 } as const;
 
 export type DomainEventType = keyof typeof domainEvents;
