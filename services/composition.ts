@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
+import { assistantProjection } from '../projections/assistant.projection';
 import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
 import { notificationsProjection } from '../projections/notifications.projection';
@@ -43,7 +44,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection, tasksProjection,
+  routinesProjection, tasksProjection, assistantProjection,
 ];
 
 export interface Ports {

@@ -29,6 +29,8 @@ const SEARCH_DAYS = 7;
 const STEP_MS = 5 * MINUTE_MS;
 const MAX_WINDOWS_PER_DAY = 4;
 const MAX_LISTED = 12;
+/** Outside working hours, nothing is planned before 08:00. */
+const EARLIEST_MINUTE = 8 * 60;
 
 type Of<I extends Request['intent']> = Extract<Request, { intent: I }>;
 const say = (text: string, suggestions: Checked[] = []): Answer => ({ text, suggestions, offerQuickActions: false });
@@ -102,9 +104,10 @@ async function schedule(r: Of<'schedule'>, world: AssistantWorld, today: string)
   let found = dates.map((d) => firstFit(clipAll(free, within(d)), length)).find((f) => f) ?? null;
   let note = '';
   if (!found && r.period) {
-    // The person named the part of the day: outside working hours is fine then.
+    // The person named the part of the day: outside working hours is fine then, but not before EARLIEST_MINUTE.
     const anyHours = await world.freeTime(daysRange(dates[0], dates.length, tz), { anyHours: true });
-    found = dates.map((d) => firstFit(clipAll(anyHours, within(d)), length)).find((f) => f) ?? null;
+    const named = (d: string) => ({ start: Math.max(within(d).start, epochAt(d, EARLIEST_MINUTE, tz)), end: within(d).end });
+    found = dates.map((d) => firstFit(clipAll(anyHours, named(d)), length)).find((f) => f) ?? null;
   }
   if (!found && date && period) {
     found = firstFit(clipAll(free, dayRange(date, tz)), length);
