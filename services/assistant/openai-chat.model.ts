@@ -34,6 +34,7 @@ export function openAiChatModel(settings: ModelSettings): ChatModel {
     name: settings.model,
     async complete(messages, tools): Promise<ModelTurn> {
       let answer;
+      const started = Date.now();
       try {
         answer = await client.chat.completions.create({
           model: settings.model,
@@ -43,7 +44,8 @@ export function openAiChatModel(settings: ModelSettings): ChatModel {
             : {}),
         });
       } catch (err) {
-        throw new ModelError(err instanceof Error ? err.message : String(err));
+        const timedOut = err instanceof OpenAI.APIConnectionTimeoutError || Date.now() - started >= settings.timeoutMs;
+        throw new ModelError(timedOut ? `no answer within ${settings.timeoutMs} ms (timed out)` : err instanceof Error ? err.message : String(err));
       }
       const message = answer?.choices?.[0]?.message;
       if (!message) throw new ModelError('the model answered without a message');
