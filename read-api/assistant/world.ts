@@ -4,10 +4,10 @@ import type { AppContext } from '../../services/app-context';
 import { overlaps } from '../../services/availability/intervals';
 import { freeWindows } from '../../services/availability/timeline';
 import type { Blocked, Interval, Occurrence, WeeklyHours } from '../../services/availability/types';
-import type { AssistantWorld, CalendarItem } from '../../services/assistant/world';
+import type { AssistantWorld, CalendarItem, DueTask } from '../../services/assistant/world';
 import { notFound } from '../../services/errors';
 import { computeFor } from '../availability/availability.queries';
-import { readModelSources, workingHoursOf } from '../availability/sources';
+import { readModelSources, workingHoursOf, type AvailabilitySources, type Owner } from '../availability/sources';
 import { visibleEvent } from '../events/events.queries';
 import { userById } from '../profile/users.queries';
 import { routineBlocks } from '../routines/routines.queries';
@@ -22,19 +22,29 @@ const itemOf = (o: Occurrence): CalendarItem => ({
   allDay: o.event.allDay, busy: o.event.busy, recurring: !!o.event.recurrenceRule,
 });
 
-export async function assistantWorld(app: AppContext, userId: string, now: number, preferences: AssistantPreferences): Promise<AssistantWorld> {
-  const user = await userById(app.readModels, userId);
-  if (!user) throw notFound('User');
-  const sources = readModelSources(app.readModels, routineBlocks);
-  const owner = { timeZone: user.timeZone, workingHours: workingHoursOf(user.preferences) };
+export interface WorldOwner extends Owner {
+  weekStartsOn: number;
+}
+
+/** The parts of the world that are not availability: one event by id, and tasks due. */
+export interface WorldLookups {
+  event(id: string): Promise<CalendarItem | null>;
+  tasksDue(range: Interval): Promise<DueTask[]>;
+}
+
+/** The port over any availability sources (the read models in the service, memory in unit tests). */
+export function worldOver(
+  userId: string, owner: WorldOwner, sources: AvailabilitySources, lookups: WorldLookups, now: number, preferences: AssistantPreferences,
+): AssistantWorld {
   const compute = (range: Interval, workingHours: WeeklyHours | null) =>
     computeFor(sources, userId, owner, range, { workingHours, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now });
 
   return {
     now,
     timeZone: owner.timeZone,
-    weekStartsOn: user.weekStartsOn,
+    weekStartsOn: owner.weekStartsOn,
     preferences,
+    ...lookups,
 
     async freeTime(range, options) {
       const found = await compute(range, options?.anyHours ? null : owner.workingHours);
@@ -57,7 +67,14 @@ export async function assistantWorld(app: AppContext, userId: string, now: numbe
     async events(range) {
       return (await compute(range, null)).occurrences.map(itemOf);
     },
+  };
+}
 
+export async function assistantWorld(app: AppContext, userId: string, now: number, preferences: AssistantPreferences): Promise<AssistantWorld> {
+  const user = await userById(app.readModels, userId);
+  if (!user) throw notFound('User');
+  const owner = { timeZone: user.timeZone, workingHours: workingHoursOf(user.preferences), weekStartsOn: user.weekStartsOn };
+  return worldOver(userId, owner, readModelSources(app.readModels, routineBlocks), {
     /** Events of the person's own Spaces only: an invitation from someone else's calendar is not theirs to move. */
     async event(id) {
       const event = await visibleEvent(app.readModels, userId, id);
@@ -75,5 +92,5 @@ export async function assistantWorld(app: AppContext, userId: string, now: numbe
         .map((t) => ({ id: t.id, title: t.title, dueAt: t.dueAt! }))
         .sort((a, b) => a.dueAt.localeCompare(b.dueAt));
     },
-  };
+  }, now, preferences);
 }

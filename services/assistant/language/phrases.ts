@@ -152,7 +152,7 @@ const WEEKDAYS: Record<string, number> = {
   monday: 1, mon: 1, tuesday: 2, tue: 2, tues: 2, wednesday: 3, wed: 3, thursday: 4, thu: 4, thur: 4, thurs: 4,
   friday: 5, fri: 5, saturday: 6, sat: 6, sunday: 7, sun: 7,
 };
-const TOMORROW = ['tomorrow', 'tmrw', 'tmr', 'tmrrw', 'tomorow', 'tommorow', 'tommorrow', '2morrow'];
+const TOMORROW = ['tomorrow', 'tmrw', 'tmr', 'tmrrw', 'tomorow', 'tommorow', 'tommorrow'];
 
 /** "friday's" -> "friday", "tomorrow's" -> "tomorrow". */
 const bareWord = (t: readonly Token[], i: number) => word(t, i)?.replace(/'s$/, '');

@@ -5,10 +5,10 @@ export type Token =
   | { kind: 'clock'; text: string; raw: string; hour: number; minute: number }
   | { kind: 'punct'; text: string; raw: string };
 
-const PIECES = /(\d{1,2}[:.h]\d{2})(?!\d)|(\d+(?:\.\d+)?)|(\p{L}+(?:'\p{L}+)*(?:-\p{L}+)*)|([^\s\p{L}\d])/gu;
+const PIECES = /(\d{1,2}[:.h]\d{2})(?!\d)|(\d+(?:\.\d+)?)|(\p{L}[\p{L}\d]*(?:'\p{L}+)*(?:-[\p{L}\d]+)*)|([^\s\p{L}\d])/gu;
 
 /** "a.m." and "p.m." as one word; curly apostrophes as straight ones. */
-const normalize = (text: string) => text.replace(/[’‘]/g, "'").replace(/\b([ap])\.\s?m\b\.?/gi, '$1m');
+const normalize = (text: string) => text.replace(/[’‘]/g, "'").replace(/(?<!\p{L})([ap])\.\s?m\b\.?/giu, '$1m');
 
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
