@@ -70,7 +70,7 @@ describe('preferences decider', () => {
   const update = (changes: Record<string, unknown>) => ({ type: 'Update' as const, userId: USER, changes, at: T0 });
   it('records a change as the whole new preferences, and nothing when nothing changes', () => {
     given(preferencesDecider, []).when(update({ focusMinutes: 90 })).then([
-      { type: 'assistant.preferences_updated', data: { userId: USER, preferences: { ...DEFAULT_ASSISTANT_PREFERENCES, focusMinutes: 90 } } },
+      { type: 'assistant.preferences_updated', data: { userId: USER, at: T0, preferences: { ...DEFAULT_ASSISTANT_PREFERENCES, focusMinutes: 90 } } },
     ]);
     given(preferencesDecider, []).when(update({ focusMinutes: DEFAULT_ASSISTANT_PREFERENCES.focusMinutes })).then([]);
     given(preferencesDecider, []).when(update({})).then([]);

@@ -12,46 +12,46 @@ import { parseRequest, type Request } from '../../services/assistant/language/gr
 import { tokenize } from '../../services/assistant/language/tokens';
 import type { DueTask } from '../../services/assistant/world';
 
-const friday = (weekday: number, includeToday = false) => ({ kind: 'weekday', weekday, includeToday });
+const weekday = (day: number, includeToday = false) => ({ kind: 'weekday', weekday: day, includeToday });
 const offset = (days: number) => ({ kind: 'offset', days });
 const at = (minute: number, bare = false) => ({ minute, bare });
 
 describe('reading requests', () => {
-  const table: Array<[string, Partial<Request> & Record<string, unknown>]> = [
+  const table: Array<[string, Record<string, unknown> & { intent: Request['intent'] }]> = [
     ['schedule 45 minutes of focus tomorrow morning', { intent: 'schedule', title: 'Focus', focus: true, minutes: 45, day: offset(1), period: 'morning', time: null }],
     ['Schedule forty-five minutes of focus tmrw morning', { intent: 'schedule', minutes: 45, day: offset(1), period: 'morning' }],
     ['focus for 45 min tmrw', { intent: 'schedule', title: 'Focus', focus: true, minutes: 45, day: offset(1), period: null }],
     ['block an hour for deep work this afternoon', { intent: 'schedule', title: 'Deep work', focus: true, minutes: 60, day: offset(0), period: 'afternoon' }],
-    ['please book one and a half hours of focus on wednesday', { intent: 'schedule', minutes: 90, day: friday(3) }],
+    ['please book one and a half hours of focus on wednesday', { intent: 'schedule', minutes: 90, day: weekday(3) }],
     ['plan an hour and a half of focus', { intent: 'schedule', minutes: 90, day: null }],
-    ['schedule half an hour of focus this friday', { intent: 'schedule', minutes: 30, day: friday(5, true) }],
-    ['schedule 1h 30m focus next monday', { intent: 'schedule', minutes: 90, day: friday(1) }],
+    ['schedule half an hour of focus this friday', { intent: 'schedule', minutes: 30, day: weekday(5, true) }],
+    ['schedule 1h 30m focus next monday', { intent: 'schedule', minutes: 90, day: weekday(1) }],
     ['schedule a 90 minute focus block the day after tomorrow', { intent: 'schedule', minutes: 90, day: offset(2), title: 'Focus' }],
-    ['schedule lunch with Ana on friday at 1pm for an hour', { intent: 'schedule', title: 'Lunch with Ana', focus: false, minutes: 60, day: friday(5), time: at(780) }],
-    ['schedule a meeting from 2 to 3:30pm next tuesday', { intent: 'schedule', title: 'Meeting', minutes: 90, day: friday(2), time: at(840) }],
+    ['schedule lunch with Ana on friday at 1pm for an hour', { intent: 'schedule', title: 'Lunch with Ana', focus: false, minutes: 60, day: weekday(5), time: at(780) }],
+    ['schedule a meeting from 2 to 3:30pm next tuesday', { intent: 'schedule', title: 'Meeting', minutes: 90, day: weekday(2), time: at(840) }],
     ['set up a call with the bank at 9 tomorrow', { intent: 'schedule', title: 'Call with the bank', time: at(540, true), day: offset(1) }],
     ['book a review at 15:00 in 3 days', { intent: 'schedule', title: 'Review', time: at(900), day: offset(3) }],
     ['schedule gym at 7 in the evening', { intent: 'schedule', title: 'Gym', time: at(1140, true), period: 'evening' }],
     ['schedule yoga tonight', { intent: 'schedule', title: 'Yoga', day: offset(0), period: 'evening' }],
-    ['move my 3pm to Friday', { intent: 'move', source: { time: at(900), day: null, words: [] }, day: friday(5), time: null }],
-    ['move my 3 pm meeting to fri', { intent: 'move', source: { time: at(900), day: null, words: [] }, day: friday(5) }],
+    ['move my 3pm to Friday', { intent: 'move', source: { time: at(900), day: null, words: [] }, day: weekday(5), time: null }],
+    ['move my 3 pm meeting to fri', { intent: 'move', source: { time: at(900), day: null, words: [] }, day: weekday(5) }],
     ['push my 15:00 to 4', { intent: 'move', source: { time: at(900), day: null, words: [] }, day: null, time: at(960, true) }],
-    ["reschedule tomorrow's 10:30am for next monday at noon", { intent: 'move', source: { time: at(630), day: offset(1), words: [] }, day: friday(1), time: at(720) }],
-    ['move the design review to thursday', { intent: 'move', source: { time: null, day: null, words: ['design', 'review'] }, day: friday(4) }],
+    ["reschedule tomorrow's 10:30am for next monday at noon", { intent: 'move', source: { time: at(630), day: offset(1), words: [] }, day: weekday(1), time: at(720) }],
+    ['move the design review to thursday', { intent: 'move', source: { time: null, day: null, words: ['design', 'review'] }, day: weekday(4) }],
     ['move my 3pm', { intent: 'move', day: null, time: null }],
     ['when am I free this week', { intent: 'free', week: 'this_week', day: null, minutes: null }],
     ['when am i free for 2 hours next week?', { intent: 'free', week: 'next_week', minutes: 120 }],
     ['what is my availability tomorrow', { intent: 'free', day: offset(1) }],
     ['do I have free time this weekend', { intent: 'free', week: 'weekend' }],
-    ['add a task to call Ana by Monday', { intent: 'task', title: 'Call Ana', dueDay: friday(1), dueTime: null }],
+    ['add a task to call Ana by Monday', { intent: 'task', title: 'Call Ana', dueDay: weekday(1), dueTime: null }],
     ['remind me to pay rent tomorrow at 9am', { intent: 'task', title: 'Pay rent', dueDay: offset(1), dueTime: at(540) }],
-    ['add buy milk to my todo list by friday', { intent: 'task', title: 'Buy milk', dueDay: friday(5) }],
+    ['add buy milk to my todo list by friday', { intent: 'task', title: 'Buy milk', dueDay: weekday(5) }],
     ['new task: renew passport', { intent: 'task', title: 'Renew passport', dueDay: null }],
-    ['create a task called Send the Q3 report due thursday at 5pm', { intent: 'task', title: 'Send the Q3 report', dueDay: friday(4), dueTime: at(1020) }],
+    ['create a task called Send the Q3 report due thursday at 5pm', { intent: 'task', title: 'Send the Q3 report', dueDay: weekday(4), dueTime: at(1020) }],
     ['add a task', { intent: 'task', title: '' }],
     ['summarize my day', { intent: 'summary', day: null }],
     ["what's on tomorrow", { intent: 'summary', day: offset(1) }],
-    ['give me a summary of friday', { intent: 'summary', day: friday(5) }],
+    ['give me a summary of friday', { intent: 'summary', day: weekday(5) }],
     ['how does my day look', { intent: 'summary', day: null }],
     ['hello', { intent: 'help' }],
     ['what can you do?', { intent: 'help' }],
