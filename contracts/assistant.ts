@@ -277,8 +277,6 @@ export const AssistantStatus = z
     }],
   });
 
-export const ConversationQuery = PageQuery;
-
 const decided = {
   description: '`suggestion_already_decided`: confirmed or cancelled before (or being confirmed); or the change conflicts (`time_conflict`, `resource_conflict`) and the suggestion stays pending',
   schema: ErrorEnvelope,
@@ -304,7 +302,7 @@ export const assistantOperations = [
   }),
   op({
     method: 'get', path: '/assistant/conversations/{id}', tag: 'Assistant', summary: 'A conversation with its messages, oldest first (paged)',
-    params: IdParams, query: ConversationQuery,
+    params: IdParams, query: PageQuery,
     responses: { 200: { description: 'The conversation', schema: ConversationDetail }, 404: notFoundAnswer('conversations') },
   }),
   op({
