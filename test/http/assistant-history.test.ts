@@ -2,6 +2,9 @@
  * The assistant's history and settings over real HTTP: conversations (paged, continued, deleted one by one or all),
  * feedback, preferences, quick actions, status and usage, retention, idempotent retries and bad input.
  */
+import {
+  AssistantPreferencesResponse, AssistantStatus, ConversationDetail, ConversationPage, DecisionResponse, QuickActionsResponse, SendMessageResponse,
+} from '../../contracts/assistant';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
 import { assistantUser, decide, say } from '../support/assistant';
 import { usePlanningService } from '../support/planning';
@@ -198,6 +201,26 @@ describe('retention', () => {
     ] as const) {
       expect(await store.collection(collection).count(filter)).toBe(0);
     }
+  });
+});
+
+describe('answers', () => {
+  it('match the contract\'s schemas', async () => {
+    const c = await assistantUser(api.base);
+    const event = await say(c, 'schedule 30 minutes of focus tomorrow morning');
+    const task = await say(c, 'add a task to book flights by friday', { conversationId: event.body.conversation.id });
+    const help = await say(c, 'what can you do');
+    for (const res of [event, task, help]) expect(SendMessageResponse.safeParse(res.body).error).toBeUndefined();
+    const decided = [await decide(c, event.body.reply.suggestions[0].id, 'confirm'), await decide(c, task.body.reply.suggestions[0].id, 'confirm')];
+    for (const res of decided) expect(DecisionResponse.safeParse(res.body).error).toBeUndefined();
+    const checks: Array<[string, { safeParse(v: unknown): { error?: unknown } }]> = [
+      ['/assistant/conversations', ConversationPage],
+      [`/assistant/conversations/${event.body.conversation.id}`, ConversationDetail],
+      ['/assistant/preferences', AssistantPreferencesResponse],
+      ['/assistant/quick-actions', QuickActionsResponse],
+      ['/assistant/status', AssistantStatus],
+    ];
+    for (const [path, schema] of checks) expect({ path, error: schema.safeParse((await c.call('GET', path)).body).error }).toEqual({ path, error: undefined });
   });
 });
 
