@@ -3,13 +3,11 @@ import { MINUTE_MS } from '../availability/local-time';
 import type { Interval } from '../availability/types';
 import { localDate, wallClock } from '../time/zone';
 
-const labels = new Map<string, Intl.DateTimeFormat>();
+const dateParts = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
 
 /** "Tue 24 Nov" for a calendar date. */
 export function dateLabel(date: string): string {
-  const f = labels.get('date') ?? new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
-  labels.set('date', f);
-  const parts = Object.fromEntries(f.formatToParts(Date.parse(`${date}T12:00:00Z`)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(dateParts.formatToParts(Date.parse(`${date}T12:00:00Z`)).map((p) => [p.type, p.value]));
   return `${parts.weekday} ${parts.day} ${parts.month}`;
 }
 

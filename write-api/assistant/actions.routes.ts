@@ -10,7 +10,9 @@ import { deterministicUuid } from '../../services/ids';
 import { carryOut } from './carry-out';
 import { suggestionDecider, suggestionStream, type SuggestionCommand } from './suggestion.decider';
 
-type Step = SuggestionCommand extends infer C ? (C extends SuggestionCommand ? Omit<C, 'suggestionId' | 'userId' | 'at'> : never) : never;
+/** A command without what every step shares (the suggestion, the caller, the instant). */
+type StepOf<C> = C extends unknown ? Omit<C, 'suggestionId' | 'userId' | 'at'> : never;
+type Step = StepOf<SuggestionCommand>;
 
 export function actionsRoutes(app: AppContext) {
   const kit = assistantKit(app);

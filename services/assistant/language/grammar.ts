@@ -77,7 +77,10 @@ function slotsOf(t: readonly Token[], loose = false): Slots {
   return slots;
 }
 
-const LEAD_FILLERS = ['please', 'pls', 'can', 'could', 'would', 'will', 'you', 'i', "i'd", 'want', 'like', 'need', 'to', "let's", 'lets', 'hey', 'hi', 'ok', 'okay', 'assistant', 'just', 'also', 'go', 'ahead', 'and'];
+const LEAD_FILLERS = [
+  'please', 'pls', 'can', 'could', 'would', 'will', 'you', 'i', "i'd", 'want', 'like', 'need', 'to', "let's", 'lets', 'hey', 'hi',
+  'hello', 'thanks', 'thank', 'ok', 'okay', 'assistant', 'just', 'also', 'go', 'ahead', 'and',
+];
 const TITLE_LEAD = ['a', 'an', 'the', 'some', 'of', 'for', 'to', 'me', 'my', 'in', 'at', 'on', 'by', 'called', 'named', 'titled', 'that', 'about'];
 const TITLE_TRAIL = ['for', 'on', 'at', 'in', 'to', 'by', 'of', 'the', 'a', 'an', 'please', 'due', 'before', 'until', 'till', 'from'];
 
@@ -120,9 +123,11 @@ function isSummary(ws: string[]): boolean {
 const isFree = (ws: string[]) =>
   ['free', 'availability', 'available', 'gaps', 'openings'].some((w) => ws.includes(w)) || containsSeq(ws, 'when', 'do', 'i', 'have', 'time');
 
-function isHelp(ws: string[]): boolean {
-  return ws.length === 0 || ['help', 'hi', 'hello', 'hey', 'thanks', 'thank'].includes(ws[0]) || containsSeq(ws, 'what', 'can', 'you', 'do');
-}
+const isHelp = (ws: string[]) => ws.length === 0 || ws[0] === 'help' || containsSeq(ws, 'what', 'can', 'you', 'do');
+
+/** "task", "todo", "remind me to", or a plural list word after "to my" ("add milk to my tasks", not "summarize my tasks"). */
+const asksForTask = (ws: string[]) =>
+  ws.some((w, k) => TASK_WORDS.includes(w) && (!w.endsWith('s') || ws[k - 2] === 'to')) || containsSeq(ws, 'remind', 'me') || startsWith(ws, 'remember', 'to');
 
 function taskRequest(t: Token[]): Request {
   const ws = t.map((x) => x.text);
@@ -185,8 +190,8 @@ export function parseRequest(text: string): Request {
   const start = all.findIndex((x) => x.kind !== 'punct' && !LEAD_FILLERS.includes(x.text));
   const t = start < 0 ? [] : all.slice(start);
   const ws = words(t);
-  if (isHelp(ws) && !isFree(ws) && !isSummary(ws)) return { intent: 'help' };
-  if (ws.some((w) => TASK_WORDS.includes(w)) || containsSeq(ws, 'remind', 'me') || startsWith(ws, 'remember', 'to')) return taskRequest(t);
+  if (isHelp(ws)) return { intent: 'help' };
+  if (asksForTask(ws)) return taskRequest(t);
   if (MOVE_VERBS.includes(ws[0])) return moveRequest(t);
   if (isSummary(ws)) return { intent: 'summary', day: slotsOf(t).day };
   if (isFree(ws)) {
