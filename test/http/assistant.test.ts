@@ -4,7 +4,9 @@
  */
 import { expectError, expectNotFound } from '../support/api-expect';
 import { assistantUser, createEvent, decide, iso, nextWeekday, say, type AssistantUser } from '../support/assistant';
-import { usePlanningService } from '../support/planning';
+import pino from 'pino';
+import { carryOut } from '../../write-api/assistant/carry-out';
+import { appendDomainEvent, usePlanningService } from '../support/planning';
 
 const api = usePlanningService();
 
@@ -87,6 +89,43 @@ describe('schedule focus', () => {
     const answers = await Promise.all([decide(c, id, 'confirm'), decide(c, id, 'confirm'), decide(c, id, 'cancel')]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
     expect((await eventsOn(c, c.day(1))).filter((e) => e.kind === 'focus')).toHaveLength(answers.some((a) => a.body.event) ? 1 : 0);
+  });
+});
+
+describe('confirming after a crash', () => {
+  it('takes over a claim left by a process that died once it is a minute old', async () => {
+    const c = await assistantUser(api.base);
+    const { id } = (await say(c, 'add a task to test recovery')).body.reply.suggestions[0];
+    const claim = (ageMs: number) => appendDomainEvent(api.svc, 'assistant.suggestion.confirming', { suggestionId: id, userId: c.userId, at: iso(Date.now() - ageMs) }, c.userId, `suggestion-${id}`);
+    await claim(10_000);
+    expectError(await decide(c, id, 'confirm'), 409, 'suggestion_already_decided');
+    expectError(await decide(c, id, 'cancel'), 409, 'suggestion_already_decided');
+    await claim(120_000);
+    const confirmed = await decide(c, id, 'confirm');
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.task).toMatchObject({ title: 'Test recovery' });
+  });
+
+  it('carries a suggestion out once however often it is tried (the change\'s ids derive from the suggestion)', async () => {
+    const c = await assistantUser(api.base);
+    const perform = carryOut(api.svc.service.context);
+    const input = {
+      principal: { userId: c.userId, kind: 'session' as const, credentialId: 'test', scopes: 'all' as const, environment: 'live' as const },
+      body: undefined, query: undefined, params: undefined, requestId: 'test', commandId: 'unused', ip: '127.0.0.1',
+      header: () => undefined, rawBody: undefined, log: pino({ level: 'silent' }),
+    };
+    const suggestionId = '0b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a4b';
+    const start = c.at(c.day(1), 600);
+    const event = { kind: 'create_event' as const, title: 'Once', eventKind: 'meeting' as const, startsAt: iso(start), endsAt: iso(start + 1_800_000), timeZone: c.zone };
+    const first = await perform(event, suggestionId, input);
+    const again = await perform(event, suggestionId, input);
+    expect(again.result).toEqual(first.result);
+    expect(again.event).toMatchObject({ id: first.event!.id, title: 'Once' });
+    expect((await eventsOn(c, c.day(1))).map((e) => e.title)).toEqual(['Once']);
+    const task = { kind: 'create_task' as const, title: 'Only once', dueAt: null };
+    const [one, two] = [await perform(task, suggestionId, input), await perform(task, suggestionId, input)];
+    expect(two.task).toMatchObject({ id: one.task!.id, title: 'Only once' });
+    expect((await c.call('GET', '/tasks')).body.tasks).toHaveLength(1);
   });
 });
 
