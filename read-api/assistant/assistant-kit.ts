@@ -4,7 +4,7 @@ import type { AppContext } from '../../services/app-context';
 import { Assistant } from '../../services/assistant/assistant';
 import { ModelHealth } from '../../services/assistant/model-health';
 import { openAiChatModel } from '../../services/assistant/openai-chat.model';
-import { DAY_MS } from '../../services/availability/local-time';
+import { DAY_MS } from '../../services/assistant/calendar-time';
 import { preferencesDecider, preferencesStream } from '../../write-api/assistant/preferences.decider';
 import { AiAnswers } from '../plan/ai-answers';
 import { AssistantHistory } from './history';

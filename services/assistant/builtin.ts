@@ -2,8 +2,7 @@
  * The built-in assistant: reads a request with the grammar (language/), answers in the person's zone with text
  * and suggestions checked on the common path (suggestions.ts). Deterministic for a given calendar and instant.
  */
-import { addDays } from '../time/zone';
-import { epochAt, localDate, localMinute, MINUTE_MS } from '../availability/local-time';
+import { addDays, epochAt, localDate, localMinute, MINUTE_MS } from './calendar-time';
 import { DAY_PERIODS } from '../availability/ranking';
 import type { Interval } from '../availability/types';
 import { dateLabel, hoursLabel, lengthLabel, minuteLabel } from './format';

@@ -1,7 +1,6 @@
 /** How the assistant writes dates, times and lengths in its replies: in the person's zone, 24-hour clock. */
-import { MINUTE_MS } from '../availability/local-time';
 import type { Interval } from '../availability/types';
-import { localDate, wallClock } from '../time/zone';
+import { localDate, MINUTE_MS, wallClock } from './calendar-time';
 
 const dateParts = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
 

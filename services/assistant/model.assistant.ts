@@ -2,7 +2,7 @@
  * The model assistant: an OpenAI-compatible chat model that proposes the same suggestions through tool calls.
  * Each tool call is validated and run (tools.ts); the model sees the results and answers in words. Bounded rounds.
  */
-import { localDate, zonedDateTimeText } from '../time/zone';
+import { localDate, zonedText } from './calendar-time';
 import type { Answer } from './builtin';
 import { dateLabel } from './format';
 import { ModelError, type ChatMessage, type ChatModel } from './model.port';
@@ -20,7 +20,7 @@ function systemPrompt(world: AssistantWorld): string {
   const p = world.preferences;
   return [
     'You are the scheduling assistant of a calendar and planning app.',
-    `The person's time zone is ${world.timeZone}; it is now ${zonedDateTimeText(world.now, world.timeZone)} (${dateLabel(localDate(world.now, world.timeZone))}).`,
+    `The person's time zone is ${world.timeZone}; it is now ${zonedText(world.now, world.timeZone)} (${dateLabel(localDate(world.now, world.timeZone))}).`,
     `Focus time goes in the ${p.focusPeriod} and lasts ${p.focusMinutes} minutes, meetings last ${p.meetingMinutes} minutes, unless the person says otherwise.`,
     'create_event, move_event and create_task only suggest changes: the person confirms or cancels each one in the app, so never say a change is made.',
     'Look at find_free_time before suggesting a time, and at summarize_day to find events and their ids.',

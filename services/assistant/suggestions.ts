@@ -3,10 +3,9 @@
  * checked against the person's calendar and gets the summary people confirm. A refused proposal says why.
  */
 import type { SuggestionProposal } from '../../contracts/assistant';
-import { DAY_MS, MINUTE_MS } from '../availability/local-time';
 import type { Interval } from '../availability/types';
 import { dateLabel, spanLabel } from './format';
-import { localDate, wallClock } from '../time/zone';
+import { DAY_MS, localDate, MINUTE_MS, wallClock } from './calendar-time';
 import type { AssistantWorld, BusyTime } from './world';
 
 export interface Checked {

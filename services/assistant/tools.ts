@@ -4,8 +4,7 @@
  */
 import { z } from 'zod';
 import { DateTime, IsoDate, Uuid } from '../../contracts/common';
-import { addDays, localDate } from '../time/zone';
-import { epochAt } from '../availability/local-time';
+import { addDays, epochAt, localDate } from './calendar-time';
 import { spanLabel } from './format';
 import type { ToolCall, ToolSpec } from './model.port';
 import { check, type Checked, type Draft } from './suggestions';

@@ -1,6 +1,5 @@
 /** Helpers of the assistant suites: a user in a zone far from local midnight, with working hours every day. */
-import { addDays, epochAt, localDate } from '../../services/availability/local-time';
-import { wallClock } from '../../services/time/zone';
+import { addDays, epochAt, localDate, wallClock } from '../../services/assistant/calendar-time';
 import { signUp, type ApiResponse, type Client } from './service';
 
 /** 08:00-20:00 every day, so what the assistant proposes does not depend on the weekday the suite runs on. */

@@ -6,7 +6,7 @@ import { DEFAULT_ASSISTANT_PREFERENCES } from '../../contracts/assistant';
 import type { Event } from '../../contracts/events';
 import { worldOver } from '../../read-api/assistant/world';
 import { overlaps } from '../../services/availability/intervals';
-import { epochAt } from '../../services/availability/local-time';
+import { epochAt } from '../../services/assistant/calendar-time';
 import { builtinAnswer } from '../../services/assistant/builtin';
 import { parseRequest, type Request } from '../../services/assistant/language/grammar';
 import { tokenize } from '../../services/assistant/language/tokens';

@@ -1,5 +1,5 @@
 /** Days and weeks of a request as calendar dates, counted from the person's "today" (zone-free date arithmetic). */
-import { addDays, isoWeekday } from '../../time/zone';
+import { addDays, isoWeekday } from '../calendar-time';
 import type { DayRef, WeekRef } from './phrases';
 
 export function resolveDay(ref: DayRef, today: string): string {
