@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { Booking, BookingRescheduled, BookingTokenIssued, MeetingType } from './bookings';
+import { PreferencesRecord, SuggestionRecord } from './assistant';
 import { BugReport } from './bug-reports';
 import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
@@ -86,6 +87,12 @@ export const domainEvents = {
   'device.removed': z.object({ device: DeviceRecord }),
   'push_token.claimed': PushTokenClaim,
   'push_token.released': PushTokenClaim,
+  'assistant.preferences_updated': PreferencesRecord,
+  'assistant.suggestion.proposed': SuggestionRecord,
+  'assistant.suggestion.confirming': SuggestionRecord,
+  'assistant.suggestion.released': SuggestionRecord,
+  'assistant.suggestion.confirmed': SuggestionRecord,
+  'assistant.suggestion.cancelled': SuggestionRecord,
 } as const;
 
 export type DomainEventType = keyof typeof domainEvents;

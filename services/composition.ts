@@ -9,6 +9,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
 import { bookingsProjection } from '../projections/bookings.projection';
+import { assistantProjection } from '../projections/assistant.projection';
 import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
 import { notificationsProjection } from '../projections/notifications.projection';
@@ -49,7 +50,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection, tasksProjection, bookingsProjection,
+  routinesProjection, tasksProjection, bookingsProjection, assistantProjection,
 ];
 
 export interface Ports {

@@ -68,6 +68,12 @@ const Config = z.object({
   MAIL_FROM: z.string().min(3).max(300).default('Calendar <no-reply@localhost>'),
   /** Where people reach the service (links in guests' mail); default http://localhost:$PORT. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')).optional(),
+  /** Base URL of an OpenAI-compatible chat-completions API; unset: only the built-in assistant answers. */
+  ASSISTANT_MODEL_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ASSISTANT_MODEL: z.string().min(1).max(200).optional(),
+  ASSISTANT_MODEL_KEY: z.string().min(1).optional(),
+  /** One model call's time-out; on time-out the built-in assistant answers. */
+  ASSISTANT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
 });
 
 export type Config = z.infer<typeof Config>;
@@ -76,6 +82,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Config.refine((c) => c.ROLE === 'all' || c.MONGO_URL, {
     path: ['ROLE'],
     message: 'separate roles share their read models through MongoDB: set MONGO_URL (the embedded read store lives in one process)',
+  }).refine((c) => !c.ASSISTANT_MODEL_URL || c.ASSISTANT_MODEL, {
+    path: ['ASSISTANT_MODEL'],
+    message: 'name the model to ask when ASSISTANT_MODEL_URL is set',
   }).refine((c) => !c.VAPID_PUBLIC_KEY === !c.VAPID_PRIVATE_KEY, {
     path: ['VAPID_PRIVATE_KEY'],
     message: 'set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither',

@@ -1,5 +1,6 @@
 /** Every operation of the API and its handler, slice by slice. */
 import { apiKeyOperations } from '../contracts/api-keys';
+import { assistantOperations } from '../contracts/assistant';
 import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
 import { deviceOperations } from '../contracts/devices';
@@ -24,6 +25,7 @@ import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
 import { projectOperations, taskOperations } from '../contracts/tasks';
 import { webhookOperations } from '../contracts/webhooks';
+import { assistantReadRoutes } from '../read-api/assistant/assistant.routes';
 import { availabilityRoutes } from '../read-api/availability/availability.routes';
 import { devicesReadRoutes } from '../read-api/devices/devices.routes';
 import { eventsReadRoutes } from '../read-api/events/events.routes';
@@ -46,6 +48,7 @@ import { tasksReadRoutes } from '../read-api/tasks/tasks.routes';
 import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
+import { assistantWriteRoutes } from '../write-api/assistant/assistant.routes';
 import { devicesWriteRoutes } from '../write-api/devices/devices.routes';
 import { bookingsWriteRoutes } from '../write-api/bookings/bookings.routes';
 import { meetingTypesWriteRoutes } from '../write-api/bookings/meeting-types.routes';
@@ -76,7 +79,7 @@ export const apiOperations: Operation[] = [
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations, ...plannerOperations,
-  ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations, ...inboxOperations,
+  ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations, ...inboxOperations, ...assistantOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -116,5 +119,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...projectsWriteRoutes(app),
     ...plannerReadRoutes(app), ...plannerWriteRoutes(app),
     ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app), ...inboxReadRoutes(app),
+    ...assistantReadRoutes(app), ...assistantWriteRoutes(app),
   ];
 }
