@@ -19,12 +19,35 @@ function isTimeZone(tz: string): boolean {
   return true;
 }
 
-/** An IANA time zone name that this runtime knows. */
+/**
+ * An IANA time zone name that this runtime knows. The list (several hundred names, aliases included) is too long
+ * for an enum, so the document carries the shape as a pattern, the rule in words and `format: time-zone`, which
+ * test tools can map to real zone names.
+ */
 export const TimeZone = z
   .string()
   .min(1)
   .max(64)
-  .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin');
+  .regex(/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/, 'must be an IANA time zone such as Europe/Berlin')
+  .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
+  .meta({
+    id: 'TimeZone',
+    format: 'time-zone',
+    description: 'IANA time zone name such as `Europe/Berlin` or `UTC`; names unknown to the server\'s time zone database are refused (400)',
+    examples: ['Europe/Berlin'],
+  });
+
+/**
+ * A date-time that must come after the field `earlier` of the same object (and, given `maxDays`, at most that many
+ * days after it). JSON Schema cannot compare two fields, so the rule is in the description and in `x-after` /
+ * `x-max-days-after`; the route machinery enforces it (400) for every operation that declares it.
+ */
+export const DateTimeAfter = (earlier: string, maxDays?: number) =>
+  DateTime.meta({
+    description: `ISO 8601 date-time, after \`${earlier}\`${maxDays ? ` and at most ${maxDays} days after it` : ''}`,
+    'x-after': earlier,
+    ...(maxDays ? { 'x-max-days-after': maxDays } : {}),
+  });
 
 export const ErrorEnvelope = z
   .object({

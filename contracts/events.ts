@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
+import { DateTime, DateTimeAfter, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
 import { op } from './operation';
 
 export const EVENT_KINDS = [
@@ -65,7 +65,7 @@ export const CreateEventBody = z
   .object({
     title: Text(500).trim().min(1),
     startsAt: DateTime,
-    endsAt: DateTime,
+    endsAt: DateTimeAfter('startsAt'),
     calendarId: Uuid.optional(),
     timeZone: TimeZone.optional(),
     allDay: z.boolean().optional(),
@@ -79,7 +79,6 @@ export const CreateEventBody = z
     attendees: z.array(AttendeeInput).max(200).optional(),
     allowOverlap: z.boolean().optional(),
   })
-  .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { path: ['endsAt'], message: 'must be after startsAt' })
   .meta({ id: 'CreateEventBody' });
 export type CreateEventBody = z.infer<typeof CreateEventBody>;
 
@@ -87,7 +86,7 @@ export const UpdateEventBody = z
   .object({
     title: Text(500).trim().min(1),
     startsAt: DateTime,
-    endsAt: DateTime,
+    endsAt: DateTimeAfter('startsAt'),
     calendarId: Uuid,
     timeZone: TimeZone,
     allDay: z.boolean(),
@@ -102,18 +101,16 @@ export const UpdateEventBody = z
     allowOverlap: z.boolean(),
   })
   .partial()
-  .refine((b) => !(b.startsAt && b.endsAt) || Date.parse(b.endsAt) > Date.parse(b.startsAt), {
-    path: ['endsAt'],
-    message: 'must be after startsAt',
-  })
   .meta({ id: 'UpdateEventBody', description: 'Any subset of the create fields; edits the whole series.' });
 export type UpdateEventBody = z.infer<typeof UpdateEventBody>;
 
 export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody' });
 
+export const MAX_EVENT_RANGE_DAYS = 366;
+
 export const ListEventsQuery = z.object({
   from: DateTime,
-  to: DateTime,
+  to: DateTimeAfter('from', MAX_EVENT_RANGE_DAYS),
   space: z.union([Uuid, z.array(Uuid)]).optional().describe('Space id filter; repeat the parameter for several'),
 });
 
@@ -141,24 +138,24 @@ export const eventOperations = [
     responses: { 200: { description: 'Events', schema: EventListResponse } },
   }),
   op({
-    method: 'post', path: '/events', tag: 'Events', summary: 'Create an event', body: CreateEventBody,
+    method: 'post', path: '/events', tag: 'Events', summary: 'Create an event', body: CreateEventBody, etag: true,
     responses: { 201: { description: 'Created', schema: EventResponse }, 404: notFound, 409: conflict },
   }),
   op({
-    method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Get an event', params: IdParams,
+    method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Get an event', params: IdParams, etag: true,
     responses: { 200: { description: 'The event, with an ETag', schema: EventResponse }, 404: notFound },
   }),
   op({
-    method: 'patch', path: '/events/{id}', tag: 'Events', summary: 'Update an event (whole series)', params: IdParams,
+    method: 'patch', path: '/events/{id}', tag: 'Events', summary: 'Update an event (whole series)', params: IdParams, etag: true,
     body: UpdateEventBody,
     responses: { 200: { description: 'Updated', schema: EventResponse }, 404: notFound, 409: conflict, 412: stale },
   }),
   op({
-    method: 'delete', path: '/events/{id}', tag: 'Events', summary: 'Cancel an event', params: IdParams,
+    method: 'delete', path: '/events/{id}', tag: 'Events', summary: 'Cancel an event', params: IdParams, etag: true,
     responses: { 204: { description: 'Cancelled' }, 404: notFound, 412: stale },
   }),
   op({
-    method: 'post', path: '/events/{id}/rsvp', tag: 'Events', summary: 'Answer an invitation', params: IdParams,
+    method: 'post', path: '/events/{id}/rsvp', tag: 'Events', summary: 'Answer an invitation', params: IdParams, etag: true,
     body: RsvpBody,
     responses: { 200: { description: 'Answered', schema: EventResponse }, 404: notFound },
   }),

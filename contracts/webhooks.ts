@@ -11,7 +11,11 @@ export const WebhookEvents = z
   .min(1)
   .max(WEBHOOK_TYPES.length)
   .refine((types) => !types.includes('*') || types.length === 1, { message: '"*" subscribes to every type and stands alone' })
-  .describe('Subscribed types, or `["*"]` for every type (integration types included)');
+  // The same rule for the document: no "*" in the list, or a list of one.
+  .meta({
+    description: 'Subscribed types, or `["*"]` for every type (integration types included); "*" stands alone',
+    anyOf: [{ items: { not: { const: '*' } } }, { maxItems: 1 }],
+  });
 
 const WebhookUrl = z
   .url({ protocol: /^https?$/ })
