@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as examples from './examples';
 
 /** Any 8-4-4-4-12 hex id (not only RFC 9562 versions), so well-formed but unknown ids are 404, not 400. */
 export const Uuid = z.guid();
@@ -8,7 +9,7 @@ export const IsoDate = z.iso.date().describe('YYYY-MM-DD');
 const knownZones = new Set<string>();
 
 /** True for an IANA time zone name this runtime knows (answers are cached: building a formatter is costly). */
-function isTimeZone(tz: string): boolean {
+export function isTimeZone(tz: string): boolean {
   if (knownZones.has(tz)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -57,6 +58,6 @@ export const ErrorEnvelope = z
       details: z.unknown().optional(),
     }),
   })
-  .meta({ id: 'Error', description: 'Every failure answers with this envelope.' });
+  .meta({ id: 'Error', description: 'Every failure answers with this envelope.', examples: [examples.error] });
 
 export const IdParams = z.object({ id: Uuid });

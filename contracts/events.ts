@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, DateTimeAfter, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 
 export const EVENT_KINDS = [
@@ -53,13 +54,13 @@ export const Event = z
     deletedAt: DateTime.nullable().describe('Set once the event is cancelled (sync rows)'),
     version: z.number().int().describe('Increases with every change; the ETag is derived from it'),
   })
-  .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).' });
+  .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).', examples: [examples.event] });
 export type Event = z.infer<typeof Event>;
 
 export const EventOccurrence = Event.extend({
   seriesId: Uuid.nullable().describe('The series id for an occurrence of a recurring event, else null'),
   occurrenceStartsAt: DateTime.nullable().describe('The occurrence start as the rule generated it, else null'),
-}).meta({ id: 'EventOccurrence' });
+}).meta({ id: 'EventOccurrence', examples: [{ ...examples.event, seriesId: examples.ids.event, occurrenceStartsAt: examples.at.starts }] });
 
 export const CreateEventBody = z
   .object({
@@ -79,7 +80,14 @@ export const CreateEventBody = z
     attendees: z.array(AttendeeInput).max(200).optional(),
     allowOverlap: z.boolean().optional(),
   })
-  .meta({ id: 'CreateEventBody' });
+  .meta({
+    id: 'CreateEventBody',
+    examples: [{
+      title: 'Weekly planning', startsAt: '2026-03-16T09:00:00Z', endsAt: '2026-03-16T10:00:00Z', timeZone: 'Europe/London',
+      location: 'Room Blue', recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO', resources: ['room:blue'],
+      attendees: [{ email: 'grace@example.com', name: 'Grace Hopper' }],
+    }],
+  });
 export type CreateEventBody = z.infer<typeof CreateEventBody>;
 
 export const UpdateEventBody = z
@@ -101,10 +109,14 @@ export const UpdateEventBody = z
     allowOverlap: z.boolean(),
   })
   .partial()
-  .meta({ id: 'UpdateEventBody', description: 'Any subset of the create fields; edits the whole series.' });
+  .meta({
+    id: 'UpdateEventBody',
+    description: 'Any subset of the create fields (at least one); edits the whole series.',
+    examples: [{ title: 'Weekly planning (moved)', startsAt: '2026-03-16T13:00:00Z', endsAt: '2026-03-16T14:00:00Z' }],
+  });
 export type UpdateEventBody = z.infer<typeof UpdateEventBody>;
 
-export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody' });
+export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody', examples: [{ answer: 'yes' }] });
 
 export const MAX_EVENT_RANGE_DAYS = 366;
 
@@ -124,7 +136,7 @@ export const InboxItem = z
     event: Event,
     createdAt: DateTime,
   })
-  .meta({ id: 'InboxItem' });
+  .meta({ id: 'InboxItem', examples: [{ id: `${examples.ids.event}:${examples.ids.otherUser}`, type: 'invitation', event: examples.event, createdAt: examples.at.created }] });
 
 const conflict = { description: 'Time (`time_conflict`) or resource (`resource_conflict`) conflict', schema: ErrorEnvelope };
 const notFound = { description: 'Not found (also for events of other people)', schema: ErrorEnvelope };
@@ -165,6 +177,6 @@ export const eventOperations = [
   }),
   op({
     method: 'get', path: '/inbox/count', tag: 'Events', summary: 'Number of inbox items (badge)',
-    responses: { 200: { description: 'Count', schema: z.object({ count: z.number().int() }).meta({ id: 'InboxCount' }) } },
+    responses: { 200: { description: 'Count', schema: z.object({ count: z.number().int() }).meta({ id: 'InboxCount', examples: [{ count: 2 }] }) } },
   }),
 ];

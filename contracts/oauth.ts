@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 import { SCOPES } from '../services/http/access';
 import { Scope, ScopeList } from './scopes';
@@ -41,7 +42,13 @@ export const OAuthApplication = z
     public: z.boolean().describe('Public clients have no secret and must use PKCE (S256)'),
     createdAt: DateTime,
   })
-  .meta({ id: 'OAuthApplication' });
+  .meta({
+    id: 'OAuthApplication',
+    examples: [{
+      id: examples.ids.oauthApplication, name: 'Acme Planner', clientId: examples.secrets.clientId, redirectUri: 'https://planner.example/callback',
+      scopes: ['events:read', 'calendars:read'], public: false, createdAt: examples.at.created,
+    }],
+  });
 export type OAuthApplication = z.infer<typeof OAuthApplication>;
 
 export const CreateOAuthApplicationBody = z
@@ -51,14 +58,17 @@ export const CreateOAuthApplicationBody = z
     scopes: ScopeList,
     public: z.boolean().default(false).describe('A client that cannot keep a secret (mobile, single-page): no secret, PKCE required'),
   })
-  .meta({ id: 'CreateOAuthApplicationBody' });
+  .meta({
+    id: 'CreateOAuthApplicationBody',
+    examples: [{ name: 'Acme Planner', redirectUri: 'https://planner.example/callback', scopes: ['events:read', 'calendars:read'] }],
+  });
 export type CreateOAuthApplicationBody = z.infer<typeof CreateOAuthApplicationBody>;
 
 export const OAuthApplicationCreated = z
   .object({
     application: OAuthApplication,
-    clientId: z.string(),
-    clientSecret: z.string().nullable().describe('Shown only in this answer; null for public clients'),
+    clientId: z.string().meta({ examples: [examples.secrets.clientId] }),
+    clientSecret: z.string().nullable().meta({ description: 'Shown only in this answer; null for public clients', examples: [examples.secrets.clientSecret] }),
   })
   .meta({ id: 'OAuthApplicationCreated' });
 
@@ -91,7 +101,14 @@ export const AuthorizeDecisionBody = z
     ...authorizeFields,
     decision: z.enum(['allow', 'deny']).catch(undefined as never).describe('The user\'s answer; anything else gets the 400 page'),
   })
-  .meta({ id: 'AuthorizeDecisionBody', description: 'The consent page\'s parameters plus the decision (form or JSON)' });
+  .meta({
+    id: 'AuthorizeDecisionBody',
+    description: 'The consent page\'s parameters plus the decision (form or JSON)',
+    examples: [{
+      response_type: 'code', client_id: examples.secrets.clientId, redirect_uri: 'https://planner.example/callback', scope: 'events:read',
+      state: 'af0ifjsldkj', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', decision: 'allow',
+    }],
+  });
 export type AuthorizeDecisionBody = z.infer<typeof AuthorizeDecisionBody>;
 
 const tokenParam = (description: string) => lenient(4096, description);
@@ -108,7 +125,15 @@ export const TokenRequest = z
     client_id: tokenParam('Or HTTP Basic authentication'),
     client_secret: tokenParam('Confidential clients: the client secret (or HTTP Basic authentication)'),
   })
-  .meta({ id: 'TokenRequest', description: 'application/x-www-form-urlencoded (RFC 6749) or JSON' });
+  .meta({
+    id: 'TokenRequest',
+    description: 'application/x-www-form-urlencoded (RFC 6749) or JSON',
+    examples: [
+      { grant_type: 'authorization_code', code: 'SplxlOBeZQQYbYS6WxSbIA', redirect_uri: 'https://planner.example/callback',
+        code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', client_id: examples.secrets.clientId },
+      { grant_type: 'refresh_token', refresh_token: examples.secrets.refreshToken, client_id: examples.secrets.clientId },
+    ],
+  });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
 export const TokenResponse = z
@@ -119,14 +144,19 @@ export const TokenResponse = z
     refresh_token: z.string().describe('`cr_…`; rotates on every use'),
     scope: z.string().describe('Space-separated granted scopes'),
   })
-  .meta({ id: 'TokenResponse' });
+  .meta({
+    id: 'TokenResponse',
+    examples: [{
+      access_token: examples.secrets.accessToken, token_type: 'Bearer', expires_in: 900, refresh_token: examples.secrets.refreshToken, scope: 'events:read',
+    }],
+  });
 
 export const OAuthError = z
   .object({
     error: z.enum(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'rate_limited', 'server_error']),
     error_description: z.string().optional(),
   })
-  .meta({ id: 'OAuthError', description: 'RFC 6749 section 5.2' });
+  .meta({ id: 'OAuthError', description: 'RFC 6749 section 5.2', examples: [{ error: 'invalid_grant', error_description: 'The code was already used or has expired' }] });
 
 const html = (description: string) => ({ description, schema: z.string(), contentType: 'text/html' });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, TimeZone, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 import { Calendar, Space } from './spaces';
 
@@ -24,7 +25,7 @@ export const Profile = z
     createdAt: DateTime,
     updatedAt: DateTime,
   })
-  .meta({ id: 'Profile' });
+  .meta({ id: 'Profile', examples: [examples.profile] });
 export type Profile = z.infer<typeof Profile>;
 
 export const UpdateProfileBody = z
@@ -37,7 +38,11 @@ export const UpdateProfileBody = z
     username: Username,
   })
   .partial()
-  .meta({ id: 'UpdateProfileBody', description: '`preferences` and `enabledModules` are merged key by key' });
+  .meta({
+    id: 'UpdateProfileBody',
+    description: 'At least one field; `preferences` and `enabledModules` are merged key by key',
+    examples: [{ timeZone: 'America/New_York', weekStartsOn: 0, preferences: { theme: 'light' } }],
+  });
 
 export const ProfileResponse = z.object({ user: Profile }).meta({ id: 'ProfileResponse' });
 
@@ -46,8 +51,8 @@ export const Bootstrap = z
     user: Profile,
     spaces: z.array(Space),
     calendars: z.array(Calendar),
-    cursor: z.string().describe('A sync cursor: pass it to GET /sync?since= to get what changes from now on'),
-    serverTime: DateTime,
+    cursor: z.string().meta({ description: 'A sync cursor: pass it to GET /sync?since= to get what changes from now on', examples: [examples.syncCursor] }),
+    serverTime: DateTime.meta({ examples: [examples.at.updated] }),
   })
   .meta({ id: 'Bootstrap' });
 

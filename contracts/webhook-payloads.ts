@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DateTime, IsoDate, Uuid } from './common';
+import * as examples from './examples';
 
 const Priority = z.enum(['low', 'normal', 'high']);
 
@@ -26,11 +27,11 @@ export const TaskPayload = z
     completedAt: DateTime.nullable(),
     deletedAt: DateTime.nullable(),
   })
-  .meta({ id: 'TaskPayload', description: 'A task as webhooks deliver it.' });
+  .meta({ id: 'TaskPayload', description: 'A task as webhooks deliver it.', examples: [examples.task] });
 
 export const TaskDueChangedPrevious = z
   .object({ dueAt: DateTime.nullable().describe('The due date before the change (null: there was none)') })
-  .meta({ id: 'TaskDueChangedPrevious' });
+  .meta({ id: 'TaskDueChangedPrevious', examples: [{ dueAt: '2026-03-18T17:00:00.000Z' }] });
 
 export const BookingPayload = z
   .object({
@@ -48,11 +49,15 @@ export const BookingPayload = z
     createdAt: DateTime,
     updatedAt: DateTime,
   })
-  .meta({ id: 'BookingPayload', description: 'A booking as webhooks deliver it.' });
+  .meta({ id: 'BookingPayload', description: 'A booking as webhooks deliver it.', examples: [examples.booking] });
 
 export const BookingRescheduledPrevious = z
   .object({ startsAt: DateTime, endsAt: DateTime })
-  .meta({ id: 'BookingRescheduledPrevious', description: 'Where the booking was before it moved.' });
+  .meta({
+    id: 'BookingRescheduledPrevious',
+    description: 'Where the booking was before it moved.',
+    examples: [{ startsAt: '2026-03-13T15:00:00.000Z', endsAt: '2026-03-13T16:00:00.000Z' }],
+  });
 
 export const RoutinePeriodPayload = z
   .object({
@@ -66,7 +71,7 @@ export const RoutinePeriodPayload = z
     priority: Priority,
     canMove: z.boolean(),
   })
-  .meta({ id: 'RoutinePeriodPayload' });
+  .meta({ id: 'RoutinePeriodPayload', examples: [examples.routinePeriod] });
 
 export const RoutinePayload = z
   .object({
@@ -81,11 +86,15 @@ export const RoutinePayload = z
     createdAt: DateTime,
     updatedAt: DateTime,
   })
-  .meta({ id: 'RoutinePayload', description: 'A routine as webhooks deliver it.' });
+  .meta({ id: 'RoutinePayload', description: 'A routine as webhooks deliver it.', examples: [examples.routine] });
 
 export const RoutinePeriodDayPayload = z
   .object({ period: RoutinePeriodPayload, date: IsoDate, routine: RoutinePayload })
-  .meta({ id: 'RoutinePeriodDayPayload', description: 'A routine period marked for one day.' });
+  .meta({
+    id: 'RoutinePeriodDayPayload',
+    description: 'A routine period marked for one day.',
+    examples: [{ period: examples.routinePeriod, date: '2026-03-16', routine: examples.routine }],
+  });
 
 // ---- the integration layer (inbound calls become domain events, then webhooks) ----
 
@@ -94,7 +103,7 @@ export const MessagingReceivedPayload = z
     sender: z.string().min(1).max(200).describe('The sender as the messaging provider names them (e.g. a phone number)'),
     text: z.string().max(10_000),
   })
-  .meta({ id: 'MessagingReceivedPayload' });
+  .meta({ id: 'MessagingReceivedPayload', examples: [{ sender: '+44 20 7946 0958', text: 'Running 10 minutes late' }] });
 
 export const PaymentsEventPayload = z
   .object({
@@ -105,7 +114,10 @@ export const PaymentsEventPayload = z
       .describe('The customer as the payments provider knows them'),
     kind: z.enum(['payment', 'subscription', 'invoice']),
   })
-  .meta({ id: 'PaymentsEventPayload' });
+  .meta({
+    id: 'PaymentsEventPayload',
+    examples: [{ amount: 4900, currency: 'EUR', customer: { id: 'cus_8h2k', name: 'Grace Hopper', email: 'grace@example.com' }, kind: 'payment' }],
+  });
 
 const Answer = z.union([z.string().max(10_000), z.number(), z.boolean(), z.array(z.string().max(1_000)).max(100), z.null()]);
 
@@ -114,7 +126,10 @@ export const FormSubmittedPayload = z
     formId: z.string().min(1).max(200),
     answers: z.array(z.object({ question: z.string().max(1_000), answer: Answer })).max(500).describe('Every answer, in form order'),
   })
-  .meta({ id: 'FormSubmittedPayload' });
+  .meta({
+    id: 'FormSubmittedPayload',
+    examples: [{ formId: 'intake-2026', answers: [{ question: 'Preferred day?', answer: 'Monday' }, { question: 'Attendees', answer: 3 }] }],
+  });
 
 export const integrationPayloads = {
   'messaging.received': MessagingReceivedPayload,

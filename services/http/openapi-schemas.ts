@@ -41,6 +41,45 @@ export class SchemaComponents {
     return ref(id);
   }
 
+  /**
+   * An example for every schema that has none of its own but can build one from its parts' examples (`{event}`
+   * from Event's, a list from its item's); a required part without one leaves the schema without.
+   */
+  fillExamples(schema?: Json): void {
+    for (const json of schema ? [schema] : Object.values(this.schemas)) {
+      if (json.examples || json.$ref) continue;
+      const example = this.exampleOf(json);
+      if (example !== undefined) json.examples = [example];
+    }
+  }
+
+  private exampleOf(schema: Json | undefined, depth = 0): unknown {
+    if (!schema || depth > 12) return undefined;
+    if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+    if ('const' in schema) return schema.const;
+    if (typeof schema.$ref === 'string') return this.exampleOf(this.schemas[schema.$ref.split('/').pop()!], depth + 1);
+    if (Array.isArray(schema.enum)) return schema.enum[0];
+    if (schema.type === 'null') return null;
+    const branches = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+    if (branches) {
+      const ordered = [...branches.filter((b) => b.type !== 'null'), ...branches.filter((b) => b.type === 'null')];
+      return ordered.map((b) => this.exampleOf(b, depth + 1)).find((e) => e !== undefined);
+    }
+    if (schema.type === 'array') {
+      const item = this.exampleOf(schema.items as Json | undefined, depth + 1);
+      return item === undefined ? undefined : [item];
+    }
+    if (!schema.properties) return undefined;
+    const required = new Set((schema.required ?? []) as string[]);
+    const example: Record<string, unknown> = {};
+    for (const [name, property] of Object.entries(schema.properties as Record<string, Json>)) {
+      const value = this.exampleOf(property, depth + 1);
+      if (value !== undefined) example[name] = value;
+      else if (required.has(name)) return undefined;
+    }
+    return example;
+  }
+
   /** One id, one schema: a named schema that reads differently as a request and as an answer needs two ids. */
   private add(id: string, json: Json): void {
     const existing = this.schemas[id];

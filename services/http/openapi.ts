@@ -51,7 +51,9 @@ const responseHeaders = (op: Operation, status: string, hasBody: boolean) => {
 function responses(op: Operation, schemas: SchemaComponents, errorRef: unknown) {
   const out: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(op.responses)) {
-    const content: Record<string, unknown> = r.schema ? { [r.contentType ?? 'application/json']: { schema: schemas.convert(r.schema, 'output') } } : {};
+    const schema = r.schema && schemas.convert(r.schema, 'output');
+    if (schema) schemas.fillExamples(schema);
+    const content: Record<string, unknown> = schema ? { [r.contentType ?? 'application/json']: { schema } } : {};
     // Failures found before the handler runs (unreadable body, auth) always answer in the JSON envelope.
     if (Number(status) >= 400 && r.contentType && r.contentType !== 'application/json') content['application/json'] = { schema: errorRef };
     const hasBody = Object.keys(content).length > 0;
@@ -113,6 +115,8 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
       ...security(op),
     };
   }
+  const webhooks = webhookDocs(schemas);
+  schemas.fillExamples();
   return {
     openapi: '3.1.0',
     info: {
@@ -127,7 +131,7 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
     servers: [{ url: serverUrl }],
     tags: [...tags].sort().map((name) => ({ name })),
     paths,
-    webhooks: webhookDocs(schemas),
+    webhooks,
     components: {
       schemas: schemas.schemas,
       parameters: Object.fromEntries(REQUEST_HEADERS.map((h) => [h.name, { name: h.name, in: 'header', required: false, description: h.description, schema: h.schema }])),
