@@ -10,6 +10,20 @@ import { patchNeedsAField, refusesUnknownFields, routeKey } from './route';
 
 export const API_LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
+/** What each tag groups, for the docs page (a tag missing here is listed without one, and redocly warns). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Accounts: 'Sign up, sign in and out; session tokens (`cs_…`)',
+  'API keys': 'Keys (`ck_live_…`, `ck_test_…`) for integrations, with scopes; managed with a session',
+  Calendars: 'Calendars inside Spaces',
+  Events: 'Calendar events, recurring series, invitations and RSVPs; versions with ETag / If-Match',
+  Integrations: 'Events of connected providers, reported by the integration layer',
+  OAuth: 'OAuth 2.0 applications, consent and tokens (authorization code with PKCE, refresh rotation)',
+  Profile: 'The caller\'s profile, preferences and app bootstrap',
+  Spaces: 'Personal and shared Spaces',
+  Sync: 'Changes since a cursor, for offline apps',
+  Webhooks: 'Signed deliveries of changes to your URLs: management, delivery log, and the bodies sent',
+};
+
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
@@ -129,7 +143,7 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
         'Resources with a version answer with an ETag, and their PATCH and DELETE honour If-Match.',
     },
     servers: [{ url: serverUrl }],
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     paths,
     webhooks,
     components: {
