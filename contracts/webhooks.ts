@@ -135,7 +135,7 @@ export const webhookTypeInfos = WEBHOOK_CATALOGUE.map(({ type, description, list
 }));
 
 const DeliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50).describe('Newest first; default 50'),
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many, newest first'),
 });
 
 const notFound = { description: 'No such webhook of the caller (other people\'s are 404 too)', schema: ErrorEnvelope };

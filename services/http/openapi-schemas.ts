@@ -1,6 +1,6 @@
 /**
  * zod -> JSON Schema (draft 2020-12) for the OpenAPI document. Requests are published as their input side (fields
- * with defaults are optional), answers as their output side. Named schemas (`.meta({ id })`) land under
+ * with defaults are optional, the default said in the description), answers as their output side. Named schemas (`.meta({ id })`) land under
  * components.schemas and are referenced.
  */
 import { z } from 'zod';
@@ -12,10 +12,30 @@ type Json = Record<string, unknown>;
  * Answers may gain fields in later versions, so a plain object is published open on both sides (zod would close
  * it on the output side); strict objects stay closed.
  */
-function openAnswers(ctx: { zodSchema: unknown; jsonSchema: Json }): void {
+function openObjects(ctx: { zodSchema: unknown; jsonSchema: Json }): void {
   const def = (ctx.zodSchema as z.ZodType)._zod.def as { type: string; catchall?: unknown };
   if (def.type === 'object' && def.catchall === undefined) delete ctx.jsonSchema.additionalProperties;
 }
+
+/**
+ * A request field's default is said in words, not as `default`: generators such as openapi-typescript make a
+ * field with a `default` required in the types they generate, so clients could not leave it out.
+ */
+function defaultInWords(ctx: { jsonSchema: Json }): void {
+  const json = ctx.jsonSchema;
+  if (json.default === undefined) return;
+  const said = `Default: \`${JSON.stringify(json.default)}\`.`;
+  json.description = json.description ? `${String(json.description).replace(/\.?$/, '.')} ${said}` : said;
+  delete json.default;
+}
+
+const overrides: Record<Side, (ctx: { zodSchema: unknown; jsonSchema: Json }) => void> = {
+  input: (ctx) => {
+    openObjects(ctx);
+    defaultInWords(ctx);
+  },
+  output: openObjects,
+};
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -26,7 +46,7 @@ export class SchemaComponents {
   /** The JSON Schema of `schema` as `side` sees it; a named schema as a $ref unless `inline`. */
   convert(schema: z.ZodType, side: Side, inline = false): Json {
     const id = z.globalRegistry.get(schema)?.id;
-    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: side, override: openAnswers });
+    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: side, override: overrides[side] });
     // Named schemas land in $defs; in OpenAPI they live under components.
     const json = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
     delete json.$schema;
