@@ -24,6 +24,20 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Signed deliveries of changes to your URLs: management, delivery log, and the bodies sent',
 };
 
+/** What any operation may answer, found by the machinery before (or around) the handler. */
+const COMMON_FAILURES: Record<string, string> = {
+  400: 'Invalid request (`invalid_request`, with `details.issues`)',
+  401: 'No valid credential (`unauthenticated`)',
+  403: 'Not allowed with this credential (`insufficient_scope`, `session_required`)',
+  414: 'URL longer than 8 KB (`uri_too_long`)',
+  429: 'Too many requests (`rate_limited`)',
+  default: 'Error',
+};
+const BODY_FAILURES: Record<string, string> = {
+  413: 'Body too large (`payload_too_large`)',
+  415: 'Unsupported body encoding (`unsupported_media_type`)',
+};
+
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
@@ -74,8 +88,9 @@ function responses(op: Operation, schemas: SchemaComponents, errorRef: unknown) 
     out[status] = { description: r.description, ...responseHeaders(op, status, hasBody), ...(hasBody ? { content } : {}) };
   }
   const failure = op.errorSchema ? schemas.convert(op.errorSchema, 'output') : errorRef;
-  for (const status of ['400', '401', '403', '429', 'default']) {
-    out[status] ??= { description: 'Error', ...responseHeaders(op, status, true), content: { 'application/json': { schema: failure } } };
+  const common = { ...COMMON_FAILURES, ...(op.body ? BODY_FAILURES : {}) };
+  for (const [status, description] of Object.entries(common)) {
+    out[status] ??= { description, ...responseHeaders(op, status, true), content: { 'application/json': { schema: failure } } };
   }
   return out;
 }
