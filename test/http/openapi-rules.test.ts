@@ -110,19 +110,21 @@ describe('headers, declared where the machinery honours them', () => {
   it('an answer holding one resource with a version carries ETag, and that resource\'s PATCH/PUT/DELETE take If-Match', () => {
     const versioned = (schema: Json) => Object.values((schemaOf(schema)?.properties ?? {}) as Json).some((p) => schemaOf(p)?.properties?.version);
     const etagPaths = new Set<string>();
+    const problems: string[] = [];
     for (const { label, path, op } of apiOperations()) {
       for (const [status, response] of Object.entries(op.responses as Json)) {
         const media = deref(doc, response).content?.['application/json'];
         if (!status.startsWith('2') || !media || !versioned(media.schema)) continue;
         etagPaths.add(path);
-        expect({ label, status, names: headerNames(response) }).toEqual({ label, status, names: expect.arrayContaining(['ETag']) });
+        if (!headerNames(response).includes('ETag')) problems.push(`${label} ${status}: no ETag (mark the operation etag: true)`);
       }
     }
-    expect(etagPaths.size).toBeGreaterThan(0);
     for (const { label, method, path, op } of apiOperations()) {
       if (!['patch', 'put', 'delete'].includes(method) || !etagPaths.has(path)) continue;
-      expect({ label, names: parameterNames(op) }).toEqual({ label, names: expect.arrayContaining(['header:If-Match']) });
+      if (!parameterNames(op).includes('header:If-Match')) problems.push(`${label}: no If-Match (mark the operation etag: true)`);
     }
+    expect(etagPaths.size).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
   });
 });
 
@@ -141,8 +143,8 @@ describe('the server keeps the body rules the document states', () => {
     }
   });
 
-  it('PATCH with {} is 400 invalid_request', async () => {
-    const patches = apiOperations().filter((o) => o.method === 'patch');
+  it('PATCH with {} is 400 invalid_request (where PATCH takes a body)', async () => {
+    const patches = apiOperations().filter((o) => o.method === 'patch' && o.op.requestBody);
     expect(patches.length).toBeGreaterThan(0);
     for (const { label, path } of patches) {
       const res = await c.call('PATCH', concrete(path), {});
