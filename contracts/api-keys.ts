@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { Scope, ScopeList } from './scopes';
@@ -29,7 +29,7 @@ export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreateApiKeyBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: NonBlankText(200),
     scopes: ScopeList,
     environment: ApiKeyEnvironment.default('live'),
   })

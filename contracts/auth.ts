@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, TimeZone } from './common';
+import { DateTime, ErrorEnvelope, NonBlankText, TimeZone } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { Profile } from './profile';
@@ -8,7 +8,7 @@ export const SignupBody = z
   .object({
     email: z.email().max(254),
     password: z.string().min(8).max(512),
-    name: z.string().trim().min(1).max(200),
+    name: NonBlankText(200),
     timeZone: TimeZone.optional(),
   })
   .meta({ id: 'SignupBody', examples: [{ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada Lovelace', timeZone: 'Europe/London' }] });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, DateTimeAfter, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
+import { checkedByServer, DateTime, DateTimeAfter, ErrorEnvelope, IdParams, NonBlankText, TimeZone, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 
@@ -26,7 +26,11 @@ export const RecurrenceRule = z
   .string()
   .min(1)
   .max(500)
-  .describe('RFC 5545 RRULE without DTSTART, e.g. `FREQ=WEEKLY;BYDAY=MO,WE` (SECONDLY and MINUTELY are refused)');
+  .meta(checkedByServer(
+    'RFC 5545 RRULE without DTSTART, e.g. `FREQ=WEEKLY;BYDAY=MO,WE`; one the recurrence engine cannot read is 400, ' +
+      'as are FREQ=SECONDLY and MINUTELY',
+    ['FREQ=WEEKLY;BYDAY=MO,WE', 'FREQ=DAILY;COUNT=10', 'FREQ=MONTHLY;BYMONTHDAY=15;INTERVAL=2'],
+  ));
 
 export const Event = z
   .object({
@@ -64,7 +68,7 @@ export const EventOccurrence = Event.extend({
 
 export const CreateEventBody = z
   .object({
-    title: Text(500).trim().min(1),
+    title: NonBlankText(500),
     startsAt: DateTime,
     endsAt: DateTimeAfter('startsAt'),
     calendarId: Uuid.optional(),
@@ -92,7 +96,7 @@ export type CreateEventBody = z.infer<typeof CreateEventBody>;
 
 export const UpdateEventBody = z
   .object({
-    title: Text(500).trim().min(1),
+    title: NonBlankText(500),
     startsAt: DateTime,
     endsAt: DateTimeAfter('startsAt'),
     calendarId: Uuid,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { SCOPES } from '../services/http/access';
@@ -53,7 +53,7 @@ export type OAuthApplication = z.infer<typeof OAuthApplication>;
 
 export const CreateOAuthApplicationBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: NonBlankText(200),
     redirectUri: RedirectUri,
     scopes: ScopeList,
     public: z.boolean().default(false).describe('A client that cannot keep a secret (mobile, single-page): no secret, PKCE required'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, TimeZone, Uuid } from './common';
+import { DateTime, NonBlankText, TimeZone, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { Calendar, Space } from './spaces';
@@ -30,7 +30,7 @@ export type Profile = z.infer<typeof Profile>;
 
 export const UpdateProfileBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: NonBlankText(200),
     timeZone: TimeZone,
     weekStartsOn: z.number().int().min(0).max(6),
     enabledModules: z.record(z.string().max(64), z.boolean()),

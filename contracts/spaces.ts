@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, Uuid } from './common';
+import { DateTime, ErrorEnvelope, NonBlankText, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 
@@ -32,9 +32,9 @@ export const Calendar = z
   .meta({ id: 'Calendar', examples: [examples.calendar] });
 export type Calendar = z.infer<typeof Calendar>;
 
-export const CreateSpaceBody = z.object({ name: z.string().trim().min(1).max(200) }).meta({ id: 'CreateSpaceBody', examples: [{ name: 'Family' }] });
+export const CreateSpaceBody = z.object({ name: NonBlankText(200) }).meta({ id: 'CreateSpaceBody', examples: [{ name: 'Family' }] });
 export const CreateCalendarBody = z
-  .object({ name: z.string().trim().min(1).max(200), color: Color.optional(), spaceId: Uuid.optional() })
+  .object({ name: NonBlankText(200), color: Color.optional(), spaceId: Uuid.optional() })
   .meta({ id: 'CreateCalendarBody', description: 'spaceId defaults to the personal Space', examples: [{ name: 'Work', color: '#ff8800' }] });
 
 const notFound = { description: 'Space not found', schema: ErrorEnvelope };

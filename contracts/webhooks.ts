@@ -1,6 +1,6 @@
 /** Webhook management (session only), the delivery body and the delivery log. Types: webhook-catalogue.ts. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { WEBHOOK_CATALOGUE, WEBHOOK_TYPES } from './webhook-catalogue';
@@ -37,7 +37,7 @@ export const Webhook = z
 export type Webhook = z.infer<typeof Webhook>;
 
 export const CreateWebhookBody = z
-  .object({ name: z.string().trim().min(1).max(200), url: WebhookUrl, events: WebhookEvents })
+  .object({ name: NonBlankText(200), url: WebhookUrl, events: WebhookEvents })
   .meta({
     id: 'CreateWebhookBody',
     examples: [{ name: 'CRM sync', url: 'https://crm.example.com/hooks/calendar', events: ['event.created', 'event.updated'] }],
@@ -45,7 +45,7 @@ export const CreateWebhookBody = z
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 
 export const UpdateWebhookBody = z
-  .object({ name: z.string().trim().min(1).max(200), url: WebhookUrl, events: WebhookEvents, enabled: z.boolean() })
+  .object({ name: NonBlankText(200), url: WebhookUrl, events: WebhookEvents, enabled: z.boolean() })
   .partial()
   .meta({ id: 'UpdateWebhookBody', description: 'At least one field', examples: [{ enabled: false }] });
 export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;

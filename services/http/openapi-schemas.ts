@@ -29,10 +29,17 @@ function defaultInWords(ctx: { jsonSchema: Json }): void {
   delete json.default;
 }
 
+/** zod leaves out the examples of a request schema with transforms (they describe its output); they are valid input too. */
+function keepExamples(ctx: { zodSchema: unknown; jsonSchema: Json }): void {
+  const examples = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.examples;
+  if (examples && !ctx.jsonSchema.examples) ctx.jsonSchema.examples = examples;
+}
+
 const overrides: Record<Side, (ctx: { zodSchema: unknown; jsonSchema: Json }) => void> = {
   input: (ctx) => {
     openObjects(ctx);
     defaultInWords(ctx);
+    keepExamples(ctx);
   },
   output: openObjects,
 };
@@ -97,7 +104,7 @@ export class SchemaComponents {
       if (value !== undefined) example[name] = value;
       else if (required.has(name)) return undefined;
     }
-    return example;
+    return Object.keys(example).length >= Number(schema.minProperties ?? 1) ? example : undefined;
   }
 
   /** One id, one schema: a named schema that reads differently as a request and as an answer needs two ids. */

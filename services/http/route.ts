@@ -1,6 +1,7 @@
 /**
  * A route = one contract operation + a handler that returns a Reply. Mounting does, in order: authenticate and
- * check the access table, validate params/query/body with the operation's zod schemas, honour
+ * check the access table, validate params/query/body with the operation's zod schemas (a body is required where the
+ * operation takes one; fields declared with laterThan in order), honour
  * X-Calendar-Min-Position (reads) and Idempotency-Key (POST), run the handler, wait for the projections to reach
  * the write's position, and answer with X-Calendar-Position.
  */
@@ -12,7 +13,7 @@ import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { access } from './access';
 import type { Authenticator } from './auth';
-import { dateOrderIssues } from './date-order';
+import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
 import { IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
 import type { Idempotency } from './idempotency';
@@ -103,7 +104,7 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
   if (!result.success) {
     throw invalid(where, result.error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message })));
   }
-  const order = dateOrderIssues(schema, result.data, where);
+  const order = fieldOrderIssues(schema, result.data, where);
   if (order.length) throw invalid(where, order);
   return result.data;
 }

@@ -37,7 +37,7 @@ run() {
   schemathesis --config-file test/schemathesis/schemathesis.toml run "$base/openapi.json" --url "$base/api/v1" \
     -H "Authorization: Bearer $2" --checks all --phases examples,coverage,fuzzing \
     --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" --exclude-path /auth/logout \
-    --workers 2 --seed 20261122 --no-color || failed=1
+    --workers 2 --seed "${SCHEMATHESIS_SEED:-20261122}" --no-color || failed=1
 }
 run "a session token" "$token"
 run "an API key" "$key"
