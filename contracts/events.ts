@@ -10,6 +10,10 @@ export const EventKind = z.enum(EVENT_KINDS);
 export const RsvpAnswer = z.enum(['yes', 'no', 'maybe']);
 
 const Text = (max: number) => z.string().max(max);
+
+/** The longest span `GET /events` lists, and the longest an event (one occurrence) may last: expansions stay bounded. */
+export const MAX_EVENT_RANGE_DAYS = 366;
+export const MAX_EVENT_DAYS = 366;
 const Resource = z.string().min(1).max(100).describe('A resource name such as `room:blue`');
 
 export const AttendeeInput = z.strictObject({ email: z.email().max(254), name: Text(200).optional() });
@@ -70,7 +74,7 @@ export const CreateEventBody = z
   .object({
     title: NonBlankText(500),
     startsAt: DateTime,
-    endsAt: DateTimeAfter('startsAt'),
+    endsAt: DateTimeAfter('startsAt', MAX_EVENT_DAYS),
     calendarId: Uuid.optional(),
     timeZone: TimeZone.optional(),
     allDay: z.boolean().optional(),
@@ -98,7 +102,7 @@ export const UpdateEventBody = z
   .object({
     title: NonBlankText(500),
     startsAt: DateTime,
-    endsAt: DateTimeAfter('startsAt'),
+    endsAt: DateTimeAfter('startsAt', MAX_EVENT_DAYS),
     calendarId: Uuid,
     timeZone: TimeZone,
     allDay: z.boolean(),
@@ -121,8 +125,6 @@ export const UpdateEventBody = z
 export type UpdateEventBody = z.infer<typeof UpdateEventBody>;
 
 export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody', examples: [{ answer: 'yes' }] });
-
-export const MAX_EVENT_RANGE_DAYS = 366;
 
 export const ListEventsQuery = z.object({
   from: DateTime,

@@ -18,11 +18,16 @@ describe('events far from today', () => {
     expect(res.status).toBe(201);
   });
 
-  it('a weekly event lasting centuries is answered, not a 500 (its occurrences overlapping the next year are many)', async () => {
-    const res = await c.call('POST', '/events', {
-      title: 'Long', startsAt: '0363-05-11T06:46:51Z', endsAt: '2026-11-23T12:47:13Z', timeZone: 'Africa/Malabo',
-      recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO,WE', allowOverlap: true,
-    });
+  it('an event lasting more than 366 days is refused (400), by body and by partial update, never a 500', async () => {
+    // Such events were expanded occurrence by occurrence from their start: seconds per write, or a 500.
+    const long = { title: 'Long', startsAt: '0363-05-11T06:46:51Z', endsAt: '2026-11-23T12:47:13Z', timeZone: 'UTC', recurrenceRule: 'FREQ=DAILY' };
+    const refused = await c.call('POST', '/events', long);
+    expect({ status: refused.status, path: refused.body.error.details.issues[0].path }).toEqual({ status: 400, path: 'body.endsAt' });
+    const year = await c.call('POST', '/events', { ...long, startsAt: '2025-11-22T12:47:13Z', recurrenceRule: 'FREQ=WEEKLY' });
+    expect(year.status).toBe(201);
+    const stretched = await c.call('PATCH', `/events/${year.body.event.id}`, { endsAt: '2030-01-01T00:00:00Z' });
+    expect({ status: stretched.status, code: stretched.body.error.code }).toEqual({ status: 400, code: 'invalid_request' });
+  });
     expect(res.status).toBe(201);
   });
 });
