@@ -28,6 +28,4 @@ describe('events far from today', () => {
     const stretched = await c.call('PATCH', `/events/${year.body.event.id}`, { endsAt: '2030-01-01T00:00:00Z' });
     expect({ status: stretched.status, code: stretched.body.error.code }).toEqual({ status: 400, code: 'invalid_request' });
   });
-    expect(res.status).toBe(201);
-  });
 });
