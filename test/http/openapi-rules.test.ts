@@ -5,17 +5,12 @@
  */
 import { isTimeZone } from '../../contracts/common';
 import { deref, jsonBodies, operationsOf, validatorFor, type Json } from '../support/openapi-doc';
-import { request, signUp, useTestService, type Client } from '../support/service';
+import { request, useServiceWithUser } from '../support/service';
 
-let base: string;
+const svc = useServiceWithUser();
 let doc: Json;
-let c: Client;
-useTestService((svc) => {
-  base = svc.base;
-});
 beforeAll(async () => {
-  doc = (await request(base.replace(/\/api\/v1$/, ''), 'GET', '/openapi.json')).body;
-  c = await signUp(base);
+  doc = (await request(svc.base.replace(/\/api\/v1$/, ''), 'GET', '/openapi.json')).body;
 });
 
 const apiOperations = () => operationsOf(doc).filter((o) => !o.webhook);
@@ -136,7 +131,7 @@ describe('the server keeps the body rules the document states', () => {
   it('a request without a body is 400 invalid_request, also when its content type says JSON', async () => {
     for (const { label, method, path } of apiOperations().filter((o) => o.op.requestBody && !signed.has(o.label))) {
       for (const headers of [{}, { 'content-type': 'application/json' }] as Record<string, string>[]) {
-        const res = await fetch(`${base}${concrete(path)}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${c.token}`, ...headers } });
+        const res = await fetch(`${svc.base}${concrete(path)}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${svc.user.token}`, ...headers } });
         const body = (await res.json()) as Json;
         expect({ label, headers, status: res.status, code: body.error?.code ?? body.error }).toEqual({ label, headers, status: 400, code: 'invalid_request' });
       }
@@ -147,7 +142,7 @@ describe('the server keeps the body rules the document states', () => {
     const patches = apiOperations().filter((o) => o.method === 'patch' && o.op.requestBody);
     expect(patches.length).toBeGreaterThan(0);
     for (const { label, path } of patches) {
-      const res = await c.call('PATCH', concrete(path), {});
+      const res = await svc.user.call('PATCH', concrete(path), {});
       expect({ label, status: res.status, code: res.body.error?.code }).toEqual({ label, status: 400, code: 'invalid_request' });
     }
   });

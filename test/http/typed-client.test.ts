@@ -8,20 +8,13 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { request, signUp, useTestService, type Client } from '../support/service';
+import { request, useServiceWithUser } from '../support/service';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '../..');
 const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
 
-let base: string;
-let c: Client;
-useTestService((svc) => {
-  base = svc.base;
-});
-beforeAll(async () => {
-  c = await signUp(base);
-});
+const svc = useServiceWithUser();
 
 /** The integrator's program: every call typed from the generated `paths`; prints what it saw as JSON. */
 const PROGRAM = `
@@ -77,7 +70,7 @@ it('is generated from /openapi.json, compiles under --strict, and creates, patch
   // Inside the project, so the program resolves openapi-fetch and @types/node from its node_modules.
   const dir = mkdtempSync(path.join(ROOT, '.tmp', 'typed-client-'));
   try {
-    const doc = (await request(base.replace(/\/api\/v1$/, ''), 'GET', '/openapi.json')).body;
+    const doc = (await request(svc.base.replace(/\/api\/v1$/, ''), 'GET', '/openapi.json')).body;
     writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
     await run(bin('openapi-typescript'), ['openapi.json', '-o', 'api.d.ts'], { cwd: dir });
     writeFileSync(path.join(dir, 'client.mts'), PROGRAM);
@@ -87,7 +80,7 @@ it('is generated from /openapi.json, compiles under --strict, and creates, patch
     });
 
     const { stdout } = await run(process.execPath, [path.join(dir, 'out', 'client.mjs')], {
-      env: { ...process.env, API_BASE: base, API_TOKEN: c.token },
+      env: { ...process.env, API_BASE: svc.base, API_TOKEN: svc.user.token },
     });
     const seen = JSON.parse(stdout);
     expect(seen.created).toEqual({ status: 201, title: 'Typed planning', version: 1, etag1: '"v1"' });
