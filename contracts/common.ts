@@ -1,14 +1,22 @@
 import { z } from 'zod';
+import * as examples from './examples';
 
 /** Any 8-4-4-4-12 hex id (not only RFC 9562 versions), so well-formed but unknown ids are 404, not 400. */
 export const Uuid = z.guid();
 export const DateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time; answers are always UTC');
 export const IsoDate = z.iso.date().describe('YYYY-MM-DD');
 
+/**
+ * A name or a title: 1 to `max` characters, not blank. Surrounding whitespace is trimmed after validation, so the
+ * limits the document states are the ones applied (zod's `.trim().max()` would check the trimmed text instead).
+ */
+export const NonBlankText = (max: number) =>
+  z.string().min(1).max(max).regex(/\S/, 'must not be blank').transform((text) => text.trim());
+
 const knownZones = new Set<string>();
 
 /** True for an IANA time zone name this runtime knows (answers are cached: building a formatter is costly). */
-function isTimeZone(tz: string): boolean {
+export function isTimeZone(tz: string): boolean {
   if (knownZones.has(tz)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -19,12 +27,49 @@ function isTimeZone(tz: string): boolean {
   return true;
 }
 
-/** An IANA time zone name that this runtime knows. */
+/**
+ * An IANA time zone name that this runtime knows. The list (several hundred names, aliases included) is too long
+ * for an enum, so the document carries the shape as a pattern, the rule in words and `format: time-zone`, which
+ * test tools can map to real zone names.
+ */
 export const TimeZone = z
   .string()
   .min(1)
   .max(64)
-  .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin');
+  .regex(/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/, 'must be an IANA time zone such as Europe/Berlin')
+  .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
+  .meta({
+    id: 'TimeZone',
+    format: 'time-zone',
+    description: 'IANA time zone name such as `Europe/Berlin` or `UTC`; names unknown to the server\'s time zone database are refused (400)',
+    examples: ['Europe/Berlin'],
+  });
+
+/**
+ * `schema` (a number, date or date-time) must come after the field `earlier` of the same object, or with `orEqual`
+ * not before it; dates at most `maxDays` days after it. JSON Schema cannot compare two fields, so the rule is in the
+ * description and in `x-after` / `x-not-before` / `x-max-days-after`: the route machinery enforces it (400) for every
+ * operation that declares it (services/http/field-order.ts), and test tools read it (test/schemathesis/hooks.py).
+ */
+export function laterThan<S extends z.ZodType>(schema: S, earlier: string, options: { orEqual?: boolean; maxDays?: number } = {}): S {
+  const bound = options.maxDays ? ` and at most ${options.maxDays} days after it` : '';
+  const rule = `${options.orEqual ? 'Not before' : 'After'} \`${earlier}\`${bound}.`;
+  return schema.meta({
+    description: schema.description ? `${schema.description.replace(/\.?$/, '.')} ${rule}` : rule,
+    [options.orEqual ? 'x-not-before' : 'x-after']: earlier,
+    ...(options.maxDays ? { 'x-max-days-after': options.maxDays } : {}),
+  }) as S;
+}
+
+/**
+ * Metadata for a value whose rule is too rich for JSON Schema (an RRULE, a push token format): the rule in words,
+ * and `x-checked-by-server` to tell test tools that values of the right shape may still be refused (400), so valid
+ * cases use the `examples`, which must pass.
+ */
+export const checkedByServer = (description: string, examples: string[]) => ({ description, examples, 'x-checked-by-server': true });
+
+/** A date-time after the field `earlier` (at most `maxDays` days after it, when given). */
+export const DateTimeAfter = (earlier: string, maxDays?: number) => laterThan(DateTime, earlier, { maxDays });
 
 export const ErrorEnvelope = z
   .object({
@@ -34,6 +79,6 @@ export const ErrorEnvelope = z
       details: z.unknown().optional(),
     }),
   })
-  .meta({ id: 'Error', description: 'Every failure answers with this envelope.' });
+  .meta({ id: 'Error', description: 'Every failure answers with this envelope.', examples: [examples.error] });
 
 export const IdParams = z.object({ id: Uuid });

@@ -3,6 +3,7 @@ import { Booking, MeetingType } from './bookings';
 import { DateTime, ErrorEnvelope } from './common';
 import { Event } from './events';
 import { Goal } from './goals';
+import * as examples from './examples';
 import { op } from './operation';
 import { RoutineView } from './routines';
 import { Calendar, Space } from './spaces';
@@ -25,7 +26,13 @@ export const SyncResponse = z
     hasMore: z.boolean(),
     serverTime: DateTime,
   })
-  .meta({ id: 'SyncResponse' });
+  .meta({
+    id: 'SyncResponse',
+    examples: [{
+      changes: { events: [examples.event], calendars: [], spaces: [] }, deleted: [], cursor: examples.syncCursor, hasMore: false,
+      serverTime: examples.at.updated,
+    }],
+  });
 
 export const syncOperations = [
   op({ method: 'get', path: '/sync', tag: 'Sync', summary: 'Everything that changed since a cursor or time',

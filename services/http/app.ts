@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Operation } from '../../contracts/operation';
+import { authorizationServerMetadata, DISCOVERY_PATH, issuerOf } from '../../write-api/oauth/discovery';
 import type { AppContext } from '../app-context';
 import { ApiError } from '../errors';
 import { adminRouter } from './admin';
@@ -59,6 +60,10 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   http.use('/docs/assets', express.static(swaggerDir, { index: false }));
   http.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   http.get('/docs/init.js', (_req, res) => void res.type('js').send(DOCS_INIT));
+  http.get(DISCOVERY_PATH, (req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.json(authorizationServerMetadata(issuerOf(req), BASE_PATH));
+  });
   http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   http.get('/readyz', async (_req, res, next) => {
     try {

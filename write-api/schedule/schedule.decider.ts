@@ -3,7 +3,7 @@
  * that time and resource conflicts are decided inside one consistency boundary.
  */
 import type { DomainEvent } from '../../contracts/domain-events';
-import { upcastEvent, type Event } from '../../contracts/events';
+import { MAX_EVENT_DAYS, upcastEvent, type Event } from '../../contracts/events';
 import type { Calendar, Space } from '../../contracts/spaces';
 import type { Decider } from '../../services/commands/decider';
 import { ApiError, conflict, notFound, versionMismatch } from '../../services/errors';
@@ -73,6 +73,12 @@ function checkFields(state: ScheduleState, candidate: Event): void {
   if (Date.parse(candidate.endsAt) <= Date.parse(candidate.startsAt)) {
     throw new ApiError(400, 'invalid_request', 'endsAt must be after startsAt', {
       issues: [{ path: 'endsAt', message: 'must be after startsAt' }],
+    });
+  }
+  // A partial update is checked here against the stored start (a full body already was, by the route machinery).
+  if (Date.parse(candidate.endsAt) - Date.parse(candidate.startsAt) > MAX_EVENT_DAYS * 86_400_000) {
+    throw new ApiError(400, 'invalid_request', `endsAt must be at most ${MAX_EVENT_DAYS} days after startsAt`, {
+      issues: [{ path: 'endsAt', message: `at most ${MAX_EVENT_DAYS} days after startsAt` }],
     });
   }
   if (candidate.recurrenceRule) {
