@@ -151,8 +151,8 @@ export class CommandHandler {
         const retry = error instanceof WrongExpectedRevisionError && attempt < MAX_ATTEMPTS;
         if (retry) continue;
         if (batch.length === 1) throw error;
-        // Not a conflict: let each command succeed or fail on its own.
-        for (const p of batch) await this.run(streamId, [p]);
+        // Not a conflict: let each command succeed or fail on its own, with its own error.
+        for (const p of batch) await this.run(streamId, [p]).catch((own: unknown) => p.reject(own));
         return;
       }
     }
