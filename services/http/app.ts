@@ -64,15 +64,17 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     }
   });
 
+  const auth = new Authenticator(options.resolvers, webOrigins);
   const api = express.Router();
-  api.use(rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 }));
+  const limits = { perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 };
+  api.use(rateLimit(limits, (req) => auth.principal(req)));
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody });
   // Only methods that carry a body parse one, so a stray body never masks a 405 or a GET's answer.
   api.use((req, res, next) => (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? json(req, res, next) : next()));
   // OAuth clients and the consent page's form post form-encoded bodies (RFC 6749); nothing else accepts them.
   api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   const deps = {
-    auth: new Authenticator(options.resolvers, webOrigins),
+    auth,
     idempotency: new Idempotency(app.store, app.serverSecret),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
