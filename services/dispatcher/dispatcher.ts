@@ -29,7 +29,7 @@ const subscribes = (webhook: Pick<WebhookDoc, 'events'>, type: string) =>
 
 export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispatcher> {
   const log = app.log.child({ role: 'dispatcher' });
-  const store = new WebhookStore(app.store, app.serverSecret);
+  const store = new WebhookStore(app.store, app.serverKeys);
   await store.ensureIndexes();
   const worker = new DeliveryWorker(store, {
     retryDelaysMs: app.config.WEBHOOK_RETRY_DELAYS_MS,

@@ -75,7 +75,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   const deps = {
     auth,
-    idempotency: new Idempotency(app.store, app.serverSecret),
+    idempotency: new Idempotency(app.store, app.serverKeys, (commandId, run) => app.commands.recovering(commandId, run)),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
   };
