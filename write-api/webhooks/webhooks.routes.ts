@@ -16,7 +16,7 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 const unique = (events: string[]) => [...new Set(events)];
 
 export function webhooksWriteRoutes(app: AppContext) {
-  const store = new WebhookStore(app.store, app.serverSecret);
+  const store = new WebhookStore(app.store, app.serverKeys);
   store.ensureIndexes().catch((err: unknown) => app.log.warn({ err }, 'webhook indexes not created'));
   const allowPrivate = app.config.WEBHOOK_ALLOW_PRIVATE_URLS;
 
