@@ -40,8 +40,11 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
 
   const members = async (audience: Audience, position: number): Promise<string[]> => {
     if ('userIds' in audience) return audience.userIds;
-    // Memberships come from the schedule projection: let it reach this event first (bounded).
-    await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS);
+    // Memberships come from the schedule projection, which must have reached this event. While it lags, the message
+    // fails and the bus hands it again later (uncommitted): a delivery waits for the read model, never is dropped.
+    if (!(await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS))) {
+      throw new Error(`the ${SCHEDULE} projection has not reached position ${position} yet; the Space's members are not known`);
+    }
     const found = await (await app.readModels.docs(SCHEDULE))('memberships').find({ spaceId: audience.spaceId });
     return found.map((m) => m.userId as string);
   };
