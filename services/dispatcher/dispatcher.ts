@@ -66,7 +66,7 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
       for (const hook of hooks) {
         const doc: DeliveryDoc = {
           _id: deliveryId(event.id, hook._id), _pos: 1, webhookId: hook._id, userId: hook.userId, eventId: event.id,
-          type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
+          streamId: event.streamId, position: event.position, type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
           createdAt: now, updatedAt: now,
         };
         if (await store.deliveries.insertNew(doc)) created++;

@@ -38,6 +38,9 @@ export interface DeliveryDoc extends Doc {
   webhookId: string;
   userId: string;
   eventId: string;
+  /** The domain event's stream (aggregate) and log position: deliveries of one stream to one webhook go in log order. */
+  streamId?: string;
+  position?: number;
   type: string;
   /** The JSON body, fixed at creation: every attempt sends the same bytes. */
   body: string;
@@ -68,6 +71,17 @@ export class WebhookStore {
     await this.webhooks.ensureIndex(['userId']);
     await this.deliveries.ensureIndex(['state', 'nextAttemptMs']);
     await this.deliveries.ensureIndex(['webhookId', 'createdAt']);
+    await this.deliveries.ensureIndex(['webhookId', 'streamId', 'state', 'position']);
+  }
+
+  /** The first delivery still pending on the same webhook and stream, before (`$lt`) or after (`$gt`) this one. */
+  async pendingBeside(doc: DeliveryDoc, side: '$lt' | '$gt'): Promise<DeliveryDoc | null> {
+    if (doc.streamId === undefined || doc.position === undefined) return null; // made before deliveries were ordered
+    const [found] = await this.deliveries.find(
+      { webhookId: doc.webhookId, streamId: doc.streamId, state: 'pending', position: { [side]: doc.position } },
+      { sort: [['position', 1]], limit: 1 },
+    );
+    return found ?? null;
   }
 
   seal(secret: string): string {
