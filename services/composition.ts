@@ -66,6 +66,20 @@ async function loadKeys(config: Config, store: ReadStore, log: Logger) {
   return { server: server.ring, oauth: oauth.ring };
 }
 
+/** A write may wait up to MIN_POSITION_WAIT_MS for its projection; past this, connections still open are cut. */
+const HTTP_GRACE_MS = 10_000;
+
+/** Stops accepting, lets the requests in flight answer, closes each connection once it is idle. */
+async function closeHttp(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  const cut = setTimeout(() => server.closeAllConnections(), HTTP_GRACE_MS);
+  server.closeIdleConnections();
+  await closed;
+  clearInterval(idle);
+  clearTimeout(cut);
+}
+
 export interface Service {
   context: AppContext;
   runner: ProjectionRunner | null;
@@ -136,9 +150,9 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     dispatcher,
     server,
     url,
+    /** In order: no new requests (those in flight finish), the roles finish their work, then the clients close. */
     async stop() {
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
-      server?.closeAllConnections();
+      if (server) await closeHttp(server);
       await dispatcher?.stop();
       await relay?.stop();
       await runner?.stop();

@@ -2,6 +2,7 @@
 # Runs schemathesis (PyPI) against /openapi.json of a running service, once with a session token and once with an
 # API key holding every scope: no 5xx, and every answer matches its documented status codes, content types,
 # headers and schemas. Needs `npm run build` first and schemathesis on PATH (pip install schemathesis).
+# SCHEMATHESIS_REPORT_DIR=<dir> also writes each run's JUnit report there (schemathesis-session.xml, -api-key.xml).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -24,10 +25,12 @@ key=$(curl -fs -X POST "$base/api/v1/api-keys" -H "authorization: Bearer $token"
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method
 run() {
   echo "== schemathesis with $1"
-  schemathesis run "$base/openapi.json" --url "$base/api/v1" -H "Authorization: Bearer $2" \
+  local report=()
+  if [ -n "${SCHEMATHESIS_REPORT_DIR:-}" ]; then report=(--report junit --report-junit-path "$SCHEMATHESIS_REPORT_DIR/schemathesis-$3.xml"); fi
+  schemathesis run "$base/openapi.json" --url "$base/api/v1" -H "Authorization: Bearer $2" "${report[@]}" \
     --checks "$checks" --phases examples,coverage,fuzzing --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" \
     --exclude-path /auth/logout --exclude-path-regex '^/api-keys' --exclude-path-regex '^/oauth/applications' \
     --workers 2 --seed 20261122 --no-color
 }
-run "a session token" "$token"
-if [ -n "$key" ] && [ "$key" != "undefined" ]; then run "an API key" "$key"; else echo "== no API key could be created: the API-key run is missing" >&2; exit 1; fi
+run "a session token" "$token" session
+if [ -n "$key" ] && [ "$key" != "undefined" ]; then run "an API key" "$key" api-key; else echo "== no API key could be created: the API-key run is missing" >&2; exit 1; fi
