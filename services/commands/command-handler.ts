@@ -186,7 +186,8 @@ export class CommandHandler {
       if (!this.recovered.has(p.ctx.commandId)) return true;
       const mine = stored.filter((e) => e.metadata.causationId === p.ctx.commandId);
       if (mine.length === 0) return true;
-      p.resolve({ events: mine.map((e) => ({ type: e.type, data: e.data })), eventIds: mine.map((e) => e.id), position: mine[mine.length - 1].position });
+      const events = mine.map((e) => ({ type: e.type, data: e.data }));
+      p.resolve({ events, eventIds: mine.map((e) => e.id), position: mine[mine.length - 1].position });
       return false;
     });
   }

@@ -9,6 +9,7 @@ import { adminRouter } from './admin';
 import { cors } from './cors';
 import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
+import { BASE_PATH, home } from './home';
 import { Idempotency } from './idempotency';
 import { requestLogging } from './logging';
 import { rateLimit } from './rate-limit';
@@ -16,7 +17,7 @@ import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
 import { isLiteralPath, keepRawBody, mount, mountMethodNotAllowed, mountNotImplemented, routeKey, type Route } from './route';
 
-export const BASE_PATH = '/api/v1';
+export { BASE_PATH };
 const MAX_URL = 8192;
 
 export interface HttpOptions {
@@ -32,26 +33,6 @@ const DOCS_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Calen
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head><body><div id="ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>`;
 const DOCS_INIT = "SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });";
-
-/** `GET /`: where to go from here, as JSON for programs and as a page for browsers. */
-const HOME = {
-  name: 'Calendar and planning service',
-  api: BASE_PATH,
-  links: {
-    docs: '/docs',
-    openapi: '/openapi.json',
-    signup: `${BASE_PATH}/auth/signup`,
-    health: '/healthz',
-    ready: '/readyz',
-  },
-};
-const HOME_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>${HOME.name}</title></head><body>
-<h1>${HOME.name}</h1><p>The REST API lives under <code>${BASE_PATH}</code>.</p><ul>
-<li><a href="/docs">API documentation</a> (try every call in the browser)</li>
-<li><a href="/openapi.json">OpenAPI 3.1 document</a> (for client generators)</li>
-<li>Start with <code>POST ${BASE_PATH}/auth/signup</code> {email, password, name}, then send the session token as
-<code>Authorization: Bearer &lt;token&gt;</code></li>
-<li><a href="/healthz">/healthz</a> and <a href="/readyz">/readyz</a></li></ul></body></html>`;
 
 export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const http = express();
@@ -74,7 +55,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   http.use('/docs/assets', express.static(swaggerDir, { index: false }));
   http.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   http.get('/docs/init.js', (_req, res) => void res.type('js').send(DOCS_INIT));
-  http.get('/', (req, res) => void (req.accepts(['json', 'html']) === 'html' ? res.type('html').send(HOME_PAGE) : res.json(HOME)));
+  http.get('/', home);
   http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   http.get('/readyz', async (_req, res, next) => {
     try {
