@@ -11,7 +11,7 @@
 import { ApiError } from '../errors';
 import { deterministicUuid, newId, sha256 } from '../ids';
 import type { Keyring, Sealer } from '../keyring';
-import type { ReadStore } from '../readstore/read-store.port';
+import type { Collection, ReadStore } from '../readstore/read-store.port';
 import { errorBody } from './errors';
 import type { Reply } from './route';
 
@@ -73,27 +73,9 @@ export class Idempotency {
     const id = sha256(`${owner}\u0000${route}\u0000${key}`);
     const bodyHash = sha256(JSON.stringify(body ?? null));
     const docs = this.store.collection<Record>(IDEMPOTENCY);
-    const now = Date.now();
-    const lease = { owner: this.owner, leaseUntil: now + LEASE_MS };
-    let existing = await docs.get(id);
-    if (existing && (now - existing.createdAt >= TTL_MS || typeof existing._pos !== 'number')) {
-      await docs.delete(id); // expired, or written before records had revisions
-      existing = null;
-    }
-    let held: Record;
-    if (!existing) {
-      held = { _id: id, _pos: 1, bodyHash, state: 'pending', createdAt: now, ...lease };
-      if (!(await docs.insertNew(held))) return inUse(now + LEASE_MS);
-    } else {
-      if (existing.bodyHash !== bodyHash) {
-        throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body');
-      }
-      if (existing.state === 'done' && existing.reply) return JSON.parse(this.replies.open(existing.reply)) as Reply;
-      const leaseUntil = existing.leaseUntil ?? 0;
-      if (leaseUntil > now) return inUse(leaseUntil);
-      held = { ...existing, _pos: existing._pos + 1, ...lease };
-      if (!(await docs.putIfNewer(held))) return inUse(now + LEASE_MS);
-    }
+    const claimed = await this.claim(docs, id, bodyHash);
+    if ('status' in claimed) return claimed;
+    let { held } = claimed;
 
     const commandId = deterministicUuid('idempotency', id);
     let renewal = Promise.resolve();
@@ -109,7 +91,7 @@ export class Idempotency {
       await renewal;
     };
     try {
-      const reply = existing ? await this.recovery(commandId, () => execute(commandId)) : await execute(commandId);
+      const reply = claimed.recovering ? await this.recovery(commandId, () => execute(commandId)) : await execute(commandId);
       await settle();
       if (reply.status >= 500) await docs.delete(id);
       else {
@@ -122,5 +104,31 @@ export class Idempotency {
       await docs.delete(id);
       throw err;
     }
+  }
+
+  /** Takes the key for this process: its record, held; or the answer to give instead (the first reply, or in use). */
+  private async claim(docs: Collection<Record>, id: string, bodyHash: string): Promise<{ held: Record; recovering: boolean } | Reply> {
+    const now = Date.now();
+    const lease = { owner: this.owner, leaseUntil: now + LEASE_MS };
+    let existing = await docs.get(id);
+    if (existing && now - existing.createdAt >= TTL_MS) {
+      await docs.delete(id);
+      existing = null;
+    }
+    if (existing) {
+      if (existing.bodyHash !== bodyHash) {
+        throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body');
+      }
+      if (existing.state === 'done' && existing.reply) return JSON.parse(this.replies.open(existing.reply)) as Reply;
+      const leaseUntil = existing.leaseUntil ?? existing.createdAt + LEASE_MS;
+      if (leaseUntil > now) return inUse(leaseUntil);
+      if (typeof existing._pos === 'number') {
+        const held = { ...existing, _pos: existing._pos + 1, ...lease };
+        return (await docs.putIfNewer(held)) ? { held, recovering: true } : inUse(now + LEASE_MS);
+      }
+      await docs.delete(id); // pending since before records had revisions: no compare-and-set on it
+    }
+    const held: Record = { _id: id, _pos: 1, bodyHash, state: 'pending', createdAt: now, ...lease };
+    return (await docs.insertNew(held)) ? { held, recovering: existing !== null } : inUse(now + LEASE_MS);
   }
 }
