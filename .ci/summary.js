@@ -1,13 +1,13 @@
 /**
  * The closing count of .ci/run, from the runners' machine-readable results. Reads a manifest (one run per line,
- * tab-separated: kind, name, exit status, result file, skip pattern) and prints one line per run, then, last, one
+ * tab-separated: kind, name, exit status, result files as a comma list, skip pattern) and prints one line per run, then, last, one
  * plain line "N passed, M failed" summed over every run. Exits 1 when anything failed.
  *
  * - jest (--json --outputFile): failed tests, suites that failed to run, and every skipped or todo test whose full
  *   name does not match the run's skip pattern (the engine suites a leg has no engine for) count as failed; the
  *   skips that match are listed by name, so none goes unseen.
  * - schemathesis (JUnit XML): each test case passes or fails.
- * A run whose runner exited non-zero without a failure in its results, or left no results, counts one failure.
+ * A missing result file counts one failure, and so does a runner that exited non-zero without a failure in its results.
  */
 const { existsSync, readFileSync } = require('node:fs');
 
@@ -43,11 +43,19 @@ const manifest = readFileSync(process.argv[2], 'utf8').split('\n').filter((line)
 let passed = 0;
 let failed = 0;
 for (const line of manifest) {
-  const [kind, name, status, file, skipPattern] = line.split('\t');
+  const [kind, name, status, files, skipPattern] = line.split('\t');
   const out = [];
-  let counts = { passed: 0, failed: 0 };
-  if (existsSync(file)) counts = kind === 'jest' ? jest(file, skipPattern, out) : junit(file);
-  else out.push(`  no results in ${file}`);
+  const counts = { passed: 0, failed: 0 };
+  for (const file of files.split(',')) {
+    if (!existsSync(file)) {
+      counts.failed++;
+      out.push(`  no results in ${file}: counted as one failure`);
+      continue;
+    }
+    const one = kind === 'jest' ? jest(file, skipPattern, out) : junit(file);
+    counts.passed += one.passed;
+    counts.failed += one.failed;
+  }
   if (Number(status) !== 0 && counts.failed === 0) {
     counts.failed = 1;
     out.push(`  ${kind} exited ${status} without a failure in its results: counted as one failure`);
