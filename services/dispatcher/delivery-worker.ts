@@ -29,6 +29,8 @@ const COALESCE_MS = 1;
 const MAX_PAGES = 10;
 /** Beyond the request time-out: how long a claim holds before another worker may take the attempt over. */
 const LEASE_EXTRA_MS = 30_000;
+/** A delivery parked behind an earlier one is looked at again after this at the latest (a release may be lost). */
+const PARK_RECHECK_MS = 5_000;
 
 export class DeliveryWorker {
   private running = false;
@@ -115,7 +117,9 @@ export class DeliveryWorker {
         if ((this.perWebhook.get(doc.webhookId) ?? 0) >= this.maxPerWebhook) continue;
         const earlier = await this.store.pendingBeside(doc, '$lt');
         if (earlier) {
-          await this.store.claim(doc, { nextAttemptMs: Math.max(earlier.nextAttemptMs ?? 0, Date.now() + this.pollMs) });
+          // Parked until the earlier one is due again, looked at again at least every PARK_RECHECK_MS.
+          const until = Math.min(earlier.nextAttemptMs ?? 0, Date.now() + PARK_RECHECK_MS);
+          await this.store.claim(doc, { nextAttemptMs: Math.max(until, Date.now() + this.pollMs) });
           continue;
         }
         const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;
@@ -157,13 +161,13 @@ export class DeliveryWorker {
     if (recorded && recorded.state !== 'pending') await this.release(recorded);
   }
 
-  /** Lets the next delivery of the same stream and webhook go now that this one is done. */
+  /** Makes the next delivery of the same stream and webhook due at once, now that this one is done. */
   private async release(doc: DeliveryDoc): Promise<void> {
     const next = await this.store.pendingBeside(doc, '$gt');
-    const parked = next && next.leasedUntil === null && next.attempts.length === next.roundStart;
-    if (next && parked && (next.nextAttemptMs ?? 0) > Date.now()) {
-      await this.store.claim(next, { nextAttemptMs: Date.now() });
-    }
+    if (!next) return;
+    // Retried on a concurrent write: a poll parking it at the same moment must not win over this.
+    await this.store.updateDelivery(next._id, (d) =>
+      d.state === 'pending' && d.leasedUntil === null && d.attempts.length === d.roundStart ? { nextAttemptMs: Date.now() } : null);
   }
 
   private outcome(doc: DeliveryDoc, at: string, r: AttemptResult): Partial<DeliveryDoc> {
