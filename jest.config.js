@@ -1,6 +1,6 @@
 /** Tests run under a non-UTC zone (package.json sets TZ) so process-time-zone bugs cannot hide. */
 module.exports = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/environment.js',
   roots: ['<rootDir>/test', '<rootDir>/write-api', '<rootDir>/read-api', '<rootDir>/projections', '<rootDir>/services', '<rootDir>/contracts'],
   testMatch: ['**/*.test.ts'],
   transform: {

@@ -124,6 +124,8 @@ export class ProjectionRunner {
   private readonly building = new Map<string, Follower>();
   private poll: NodeJS.Timeout | null = null;
   private readonly deadLetters: DeadLetters;
+  /** The registry polls, one after another; stop() waits for the one running. */
+  private polling: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly events: EventStore,
@@ -147,11 +149,16 @@ export class ProjectionRunner {
       if (current && !(await this.aheadOfLog(current))) await this.follow(def, current, 'active');
       else await this.build(def, reg);
     }
-    this.poll = setInterval(() => void this.checkRebuildRequests(), REGISTRY_POLL_MS);
+    this.poll = setInterval(() => {
+      this.polling = this.polling
+        .then(() => this.checkRebuildRequests())
+        .catch((err: unknown) => this.log.warn({ err }, 'rebuild requests not read; will look again'));
+    }, REGISTRY_POLL_MS);
   }
 
   async stop(): Promise<void> {
     if (this.poll) clearInterval(this.poll);
+    await this.polling;
     await Promise.all([...this.active.values(), ...this.building.values()].map((f) => f.stop()));
   }
 

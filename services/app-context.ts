@@ -7,6 +7,7 @@ import type { OAuth } from '../write-api/oauth/oauth';
 import type { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import type { EventStore } from './eventstore/event-store.port';
+import type { Keyring } from './keyring';
 import type { ReadStore } from './readstore/read-store.port';
 
 /** What route handlers may use: the ports and the shared services built by the composition root. */
@@ -21,8 +22,8 @@ export interface AppContext {
   sessions: Sessions;
   apiKeys: ApiKeys;
   oauth: OAuth;
-  /** Server secret: signs sync cursors, encrypts stored idempotent replies. */
-  serverSecret: string;
+  /** SERVER_SECRET's keys: sign sync cursors, encrypt webhook secrets and stored idempotent replies. */
+  serverKeys: Keyring;
   /** Names of the projections reads depend on (waited for by X-Calendar-Min-Position). */
   projectionNames: readonly string[];
 }

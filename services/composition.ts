@@ -2,7 +2,6 @@
  * The composition root: picks an adapter per port from the configuration (embedded under DATA_DIR unless
  * EVENTSTORE_URL / MONGO_URL / KAFKA_BROKERS are set), wires the application and starts the requested roles.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
@@ -29,7 +28,6 @@ import { tasksProjection } from '../projections/tasks.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
 import { ApiKeys } from '../write-api/api-keys/api-keys';
-import { oauthSigningSecret } from '../write-api/oauth/access-tokens';
 import { OAuth } from '../write-api/oauth/oauth';
 import type { AppContext } from './app-context';
 import type { Bus } from './bus/bus.port';
@@ -37,6 +35,7 @@ import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import type { EventStore } from './eventstore/event-store.port';
+import { loadKeyring } from './keyring';
 import { createHttpApp } from './http/app';
 import { startMailConsumer } from './mail/mail-consumer';
 import { outboxSender, smtpSender } from './mail/mail.port';
@@ -77,12 +76,30 @@ export async function openPorts(config: Config): Promise<Ports> {
   return { events, store, bus };
 }
 
-/** The cursor-signing secret: configured, or generated once and kept in the read store for every process. */
-async function serverSecret(config: Config, store: ReadStore): Promise<string> {
-  if (config.SERVER_SECRET) return config.SERVER_SECRET;
-  const settings = store.collection('_settings');
-  await settings.insertNew({ _id: 'server-secret', value: randomBytes(32).toString('base64url') });
-  return (await settings.get('server-secret'))!.value as string;
+/** SERVER_SECRET's and OAUTH_JWT_SECRET's keys; a key generated for want of one is kept beside the data: warned. */
+async function loadKeys(config: Config, store: ReadStore, log: Logger) {
+  const server = await loadKeyring(config.SERVER_SECRET, store, 'server-secret');
+  const oauth = await loadKeyring(config.OAUTH_JWT_SECRET, store, 'oauth-jwt-secret');
+  for (const [variable, { generated }] of [['SERVER_SECRET', server], ['OAUTH_JWT_SECRET', oauth]] as const) {
+    if (generated) {
+      log.warn({ variable }, `${variable} is not set: its key was generated and is kept in the read store, beside the data it protects. Set ${variable} in production (docs/production.md).`);
+    }
+  }
+  return { server: server.ring, oauth: oauth.ring };
+}
+
+/** A write may wait up to MIN_POSITION_WAIT_MS for its projection; past this, connections still open are cut. */
+const HTTP_GRACE_MS = 10_000;
+
+/** Stops accepting, lets the requests in flight answer, closes each connection once it is idle. */
+async function closeHttp(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  const cut = setTimeout(() => server.closeAllConnections(), HTTP_GRACE_MS);
+  server.closeIdleConnections();
+  await closed;
+  clearInterval(idle);
+  clearTimeout(cut);
 }
 
 export interface Service {
@@ -100,6 +117,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const ports = await openPorts(config);
   const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher']) : new Set([config.ROLE]);
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
+  const keys = await loadKeys(config, ports.store, log);
   const context: AppContext = {
     config,
     log,
@@ -110,8 +128,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     readModels: new ReadModels(ports.store, watermarks),
     sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
     apiKeys: new ApiKeys(ports.store),
-    oauth: new OAuth(ports.store, await oauthSigningSecret(config, ports.store), config),
-    serverSecret: await serverSecret(config, ports.store),
+    oauth: new OAuth(ports.store, keys.oauth, config),
+    serverKeys: keys.server,
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
 
@@ -159,15 +177,15 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     dispatcher,
     server,
     url,
+    /** In order: no new requests (those in flight finish), the roles finish their work, then the clients close. */
     async stop() {
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
-      server?.closeAllConnections();
+      if (server) await closeHttp(server);
       await pushConsumer?.stop();
       await mailConsumer?.stop();
-      mailSender.close();
       await dispatcher?.stop();
       await relay?.stop();
       await runner?.stop();
+      mailSender.close();
       await ports.bus.close();
       await ports.events.close();
       await ports.store.close();

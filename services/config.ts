@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { keyList } from './keyring';
+
+/** A comma list of keys (rotation: the first signs and encrypts, all verify and decrypt), each at least `min` long. */
+const keys = (min: number) =>
+  z.string().transform(keyList).pipe(z.array(z.string().min(min, `each key needs at least ${min} characters`)).min(1)).optional();
 
 const Config = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -16,8 +21,11 @@ const Config = z.object({
   /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address (rate limits). */
   TRUST_PROXY: z.string().default('loopback'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Signs sync cursors and encrypts stored idempotent replies; generated once and kept in the read store if unset. */
-  SERVER_SECRET: z.string().min(16).optional(),
+  /**
+   * Signs sync cursors, encrypts webhook secrets and stored idempotent replies (comma list for rotation); generated
+   * once and kept in the read store if unset, which production must not rely on.
+   */
+  SERVER_SECRET: keys(16),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   SYNC_CURSOR_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How long a read with X-Calendar-Min-Position (and a write waiting for its projection) may wait. */
@@ -47,8 +55,8 @@ const Config = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Shared secret of the integration layer's inbound calls; POST /integrations/inbound answers 404 while unset. */
   INTEGRATIONS_SECRET: z.string().min(16).optional(),
-  /** HS256 key for OAuth access tokens (at least 32 characters); generated once and kept in the read store if unset. */
-  OAUTH_JWT_SECRET: z.string().min(32).optional(),
+  /** HS256 keys for OAuth access tokens (comma list, each at least 32 characters); generated and stored if unset. */
+  OAUTH_JWT_SECRET: keys(32),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** `record`: pushes are only recorded on the device; `deliver`: web through Web Push, ios/android through the gateway. */

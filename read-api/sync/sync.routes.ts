@@ -19,7 +19,7 @@ export function syncRoutes(app: AppContext) {
       }
       return { time: new Date(since).toISOString() };
     }
-    const claims = decodeCursor(app.serverSecret, since);
+    const claims = decodeCursor(app.serverKeys, since);
     if (!claims) throw expired();
     if (Date.now() - claims.issuedAt > app.config.SYNC_CURSOR_TTL_DAYS * 86_400_000) throw expired();
     if (claims.position > (await app.events.headPosition())) throw expired();
@@ -36,7 +36,7 @@ export function syncRoutes(app: AppContext) {
         body: {
           changes: page.changes,
           deleted: page.deleted,
-          cursor: encodeCursor(app.serverSecret, page.position),
+          cursor: encodeCursor(app.serverKeys, page.position),
           hasMore: page.hasMore,
           serverTime: new Date().toISOString(),
         },

@@ -6,6 +6,10 @@
  * never send the same attempt twice; a worker that dies mid-attempt leaves the lease to expire and the attempt is
  * made again, with the same delivery id. Sends run concurrently, with a cap per webhook, so one slow receiver can
  * take only its own share of the slots.
+ *
+ * Deliveries of one stream (aggregate) to one webhook go in log order: while an earlier one is pending (due, in
+ * flight or waiting for its retry), a later one is parked until the earlier one's due time, and released at once
+ * when the earlier one is delivered or has failed for good.
  */
 import type { Logger } from 'pino';
 import { sendSigned, type AttemptResult } from './send';
@@ -25,6 +29,8 @@ const COALESCE_MS = 1;
 const MAX_PAGES = 10;
 /** Beyond the request time-out: how long a claim holds before another worker may take the attempt over. */
 const LEASE_EXTRA_MS = 30_000;
+/** A delivery parked behind an earlier one is looked at again after this at the latest (a release may be lost). */
+const PARK_RECHECK_MS = 5_000;
 
 export class DeliveryWorker {
   private running = false;
@@ -109,6 +115,13 @@ export class DeliveryWorker {
         if (seen.has(doc._id) || this.inFlight.has(doc._id)) continue;
         seen.add(doc._id);
         if ((this.perWebhook.get(doc.webhookId) ?? 0) >= this.maxPerWebhook) continue;
+        const earlier = await this.store.pendingBeside(doc, '$lt');
+        if (earlier) {
+          // Parked until the earlier one is due again, looked at again at least every PARK_RECHECK_MS.
+          const until = Math.min(earlier.nextAttemptMs ?? 0, Date.now() + PARK_RECHECK_MS);
+          await this.store.claim(doc, { nextAttemptMs: Math.max(until, Date.now() + this.pollMs) });
+          continue;
+        }
         const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;
         const claimed = await this.store.claim(doc, { nextAttemptMs: leasedUntil, leasedUntil });
         if (claimed) this.launch(claimed);
@@ -135,7 +148,8 @@ export class DeliveryWorker {
     const webhook = await this.store.webhooks.get(doc.webhookId);
     if (!webhook) return void (await this.store.deliveries.delete(doc._id));
     if (!webhook.enabled) {
-      await this.store.updateDelivery(doc._id, () => ({ state: 'failed', nextAttemptMs: null, leasedUntil: null }));
+      const failed = await this.store.updateDelivery(doc._id, () => ({ state: 'failed', nextAttemptMs: null, leasedUntil: null }));
+      if (failed) await this.release(failed);
       return;
     }
     const at = new Date().toISOString();
@@ -143,7 +157,17 @@ export class DeliveryWorker {
       { url: webhook.url, secret: this.store.open(webhook.sealedSecret), deliveryId: doc._id, type: doc.type, body: doc.body },
       { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivate },
     );
-    await this.store.updateDelivery(doc._id, (d) => this.outcome(d, at, result));
+    const recorded = await this.store.updateDelivery(doc._id, (d) => this.outcome(d, at, result));
+    if (recorded && recorded.state !== 'pending') await this.release(recorded);
+  }
+
+  /** Makes the next delivery of the same stream and webhook due at once, now that this one is done. */
+  private async release(doc: DeliveryDoc): Promise<void> {
+    const next = await this.store.pendingBeside(doc, '$gt');
+    if (!next) return;
+    // Retried on a concurrent write: a poll parking it at the same moment must not win over this.
+    await this.store.updateDelivery(next._id, (d) =>
+      d.state === 'pending' && d.leasedUntil === null && d.attempts.length === d.roundStart ? { nextAttemptMs: Date.now() } : null);
   }
 
   private outcome(doc: DeliveryDoc, at: string, r: AttemptResult): Partial<DeliveryDoc> {

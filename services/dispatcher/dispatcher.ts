@@ -29,7 +29,7 @@ const subscribes = (webhook: Pick<WebhookDoc, 'events'>, type: string) =>
 
 export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispatcher> {
   const log = app.log.child({ role: 'dispatcher' });
-  const store = new WebhookStore(app.store, app.serverSecret);
+  const store = new WebhookStore(app.store, app.serverKeys);
   await store.ensureIndexes();
   const worker = new DeliveryWorker(store, {
     retryDelaysMs: app.config.WEBHOOK_RETRY_DELAYS_MS,
@@ -40,8 +40,11 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
 
   const members = async (audience: Audience, position: number): Promise<string[]> => {
     if ('userIds' in audience) return audience.userIds;
-    // Memberships come from the schedule projection: let it reach this event first (bounded).
-    await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS);
+    // Memberships come from the schedule projection, which must have reached this event. While it lags, the message
+    // fails and the bus hands it again later (uncommitted): a delivery waits for the read model, never is dropped.
+    if (!(await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS))) {
+      throw new Error(`the ${SCHEDULE} projection has not reached position ${position} yet; the Space's members are not known`);
+    }
     const found = await (await app.readModels.docs(SCHEDULE))('memberships').find({ spaceId: audience.spaceId });
     return found.map((m) => m.userId as string);
   };
@@ -63,7 +66,7 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
       for (const hook of hooks) {
         const doc: DeliveryDoc = {
           _id: deliveryId(event.id, hook._id), _pos: 1, webhookId: hook._id, userId: hook.userId, eventId: event.id,
-          type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
+          streamId: event.streamId, position: event.position, type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
           createdAt: now, updatedAt: now,
         };
         if (await store.deliveries.insertNew(doc)) created++;

@@ -41,8 +41,8 @@ export function refusedLiteral(url: URL): string | null {
   return isIP(host) && isPrivateAddress(host) ? host : null;
 }
 
-/** How long saving a URL waits for its name to resolve. */
-const SAVE_LOOKUP_MS = 3000;
+/** How long saving a URL waits for its name to resolve (a slow resolver must not hold up the request). */
+const SAVE_LOOKUP_MS = 2000;
 
 /**
  * For saving a URL: null when it may be used, else why not. A name that does not resolve, or not within

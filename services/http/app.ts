@@ -10,6 +10,7 @@ import { adminRouter } from './admin';
 import { cors } from './cors';
 import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
+import { BASE_PATH, home } from './home';
 import { Idempotency } from './idempotency';
 import type { Metrics } from './metrics';
 import { requestLogging } from './logging';
@@ -18,7 +19,7 @@ import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
 import { isLiteralPath, keepRawBody, mount, mountMethodNotAllowed, mountNotImplemented, routeKey, type Route } from './route';
 
-export const BASE_PATH = '/api/v1';
+export { BASE_PATH };
 const MAX_URL = 8192;
 
 export interface HttpOptions {
@@ -64,6 +65,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.json(authorizationServerMetadata(issuerOf(req), BASE_PATH));
   });
+  http.get('/', home);
   http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   http.get('/readyz', async (_req, res, next) => {
     try {
@@ -82,16 +84,18 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     }
   });
 
+  const auth = new Authenticator(options.resolvers, webOrigins);
   const api = express.Router();
-  api.use(rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 }));
+  const limits = { perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 };
+  api.use(rateLimit(limits, (req) => auth.principal(req)));
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody });
   // Only methods that carry a body parse one, so a stray body never masks a 405 or a GET's answer.
   api.use((req, res, next) => (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? json(req, res, next) : next()));
   // OAuth clients and the consent page's form post form-encoded bodies (RFC 6749); nothing else accepts them.
   api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   const deps = {
-    auth: new Authenticator(options.resolvers, webOrigins),
-    idempotency: new Idempotency(app.store, app.serverSecret),
+    auth,
+    idempotency: new Idempotency(app.store, app.serverKeys, (commandId, run) => app.commands.recovering(commandId, run)),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
   };

@@ -24,7 +24,7 @@ export function bookingMailer(app: AppContext, sender: MailSender): (event: Reco
   const base = app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`;
 
   const linksFor = (bookingId: string) => {
-    const token = encodeURIComponent(manageTokenFor(app.serverSecret, bookingId));
+    const token = encodeURIComponent(manageTokenFor(app.serverKeys.current, bookingId));
     return {
       reschedule: `${base}/booking/${bookingId}/reschedule#token=${token}`,
       cancel: `${base}/booking/${bookingId}/cancel#token=${token}`,

@@ -91,7 +91,7 @@ export function bookingsWriteRoutes(app: AppContext) {
       const calendar = await lookupCaughtUp(app, async () => (await app.readModels.docs(SCHEDULE))('calendars').get(calendarId));
       if (!calendar) throw notFound('Calendar');
       const bookingId = deterministicUuid(input.commandId, 'booking');
-      const manageToken = manageTokenFor(app.serverSecret, bookingId);
+      const manageToken = manageTokenFor(app.serverKeys.current, bookingId);
       const result = await run(input, calendar.spaceId as string, {
         type: 'BookSlot',
         booking: {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { findOperation } from '../../contracts/operation';
 import { webhookOperations, type CreateWebhookBody, type UpdateWebhookBody } from '../../contracts/webhooks';
 import { ownedDelivery } from '../../read-api/webhooks/webhooks.queries';
@@ -12,11 +12,16 @@ import { route, type Input } from '../../services/http/route';
 
 type IdParams = { id: string };
 
-const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/**
+ * `whsec_` + 32 letters and digits (~190 bits): valid base64 of 24 bytes in both alphabets, so the Standard Webhooks
+ * libraries take the secret as it is shown, and it stays safe in URLs and shells.
+ */
+const newSecret = () => `whsec_${Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('')}`;
 const unique = (events: string[]) => [...new Set(events)];
 
 export function webhooksWriteRoutes(app: AppContext) {
-  const store = new WebhookStore(app.store, app.serverSecret);
+  const store = new WebhookStore(app.store, app.serverKeys);
   store.ensureIndexes().catch((err: unknown) => app.log.warn({ err }, 'webhook indexes not created'));
   const allowPrivate = app.config.WEBHOOK_ALLOW_PRIVATE_URLS;
 

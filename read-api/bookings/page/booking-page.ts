@@ -86,7 +86,7 @@ const notFoundHtml = layout('Not found', {}, '<h1>This booking page does not exi
 /** The pages' router; mounted by the HTTP app beside /api/v1 and rate-limited per address like the public API. */
 export function bookingPages(app: AppContext): Router {
   const router = Router();
-  const limit = rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 });
+  const limit = rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 }, async () => null);
   router.use(['/book', '/booking'], limit);
   router.get('/book/assets/booking.js', (_req, res) => void res.type('js').set('Cache-Control', 'public, max-age=300').send(BOOKING_SCRIPT));
   router.get('/book/assets/booking.css', (_req, res) => void res.type('css').set('Cache-Control', 'public, max-age=300').send(BOOKING_STYLES));
