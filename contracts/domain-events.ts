@@ -3,6 +3,7 @@
  * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
  */
 import { z } from 'zod';
+import { AutomationRecord } from './automations';
 import { BugReport } from './bug-reports';
 import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
@@ -77,6 +78,9 @@ export const domainEvents = {
   'device.removed': z.object({ device: DeviceRecord }),
   'push_token.claimed': PushTokenClaim,
   'push_token.released': PushTokenClaim,
+  'automation.created': AutomationRecord,
+  'automation.updated': AutomationRecord,
+  'automation.deleted': AutomationRecord,
 } as const;
 
 export type DomainEventType = keyof typeof domainEvents;

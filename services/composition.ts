@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
+import { automationsProjection } from '../projections/automations.projection';
 import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
 import { notificationsProjection } from '../projections/notifications.projection';
@@ -28,6 +29,7 @@ import { ApiKeys } from '../write-api/api-keys/api-keys';
 import { oauthSigningSecret } from '../write-api/oauth/access-tokens';
 import { OAuth } from '../write-api/oauth/oauth';
 import type { AppContext } from './app-context';
+import { startAutomationRunner, type AutomationRunner } from './automations/automation-runner';
 import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
@@ -43,7 +45,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection, tasksProjection,
+  routinesProjection, tasksProjection, automationsProjection,
 ];
 
 export interface Ports {
@@ -83,6 +85,7 @@ export interface Service {
   runner: ProjectionRunner | null;
   relay: Relay | null;
   dispatcher: Dispatcher | null;
+  automations: AutomationRunner | null;
   server: Server | null;
   /** Where the HTTP server listens (when the api role runs). */
   url: string | null;
@@ -91,7 +94,7 @@ export interface Service {
 
 export async function startService(config: Config, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<Service> {
   const ports = await openPorts(config);
-  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher']) : new Set([config.ROLE]);
+  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher', 'automations']) : new Set([config.ROLE]);
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
   const context: AppContext = {
     config,
@@ -114,6 +117,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   await relay?.start();
   const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
   const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, ports.bus, new PushService(config, ports.store)) : null;
+  const automations = roles.has('automations') ? await startAutomationRunner(context, ports.bus) : null;
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -146,11 +150,13 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     runner,
     relay,
     dispatcher,
+    automations,
     server,
     url,
     async stop() {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       server?.closeAllConnections();
+      await automations?.stop();
       await pushConsumer?.stop();
       await dispatcher?.stop();
       await relay?.stop();

@@ -1,5 +1,6 @@
 /** Every operation of the API and its handler, slice by slice. */
 import { apiKeyOperations } from '../contracts/api-keys';
+import { automationOperations } from '../contracts/automations';
 import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
 import { deviceOperations } from '../contracts/devices';
@@ -21,6 +22,7 @@ import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
 import { projectOperations, taskOperations } from '../contracts/tasks';
 import { webhookOperations } from '../contracts/webhooks';
+import { automationsReadRoutes } from '../read-api/automations/automations.routes';
 import { availabilityRoutes } from '../read-api/availability/availability.routes';
 import { devicesReadRoutes } from '../read-api/devices/devices.routes';
 import { eventsReadRoutes } from '../read-api/events/events.routes';
@@ -40,6 +42,7 @@ import { tasksReadRoutes } from '../read-api/tasks/tasks.routes';
 import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
+import { automationsWriteRoutes } from '../write-api/automations/automations.routes';
 import { devicesWriteRoutes } from '../write-api/devices/devices.routes';
 import { bugReportsWriteRoutes } from '../write-api/bug-reports/bug-reports.routes';
 import { eventTypesWriteRoutes } from '../write-api/event-types/event-types.routes';
@@ -66,7 +69,7 @@ export const apiOperations: Operation[] = [
   ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
-  ...routineOperations, ...taskOperations, ...projectOperations,
+  ...routineOperations, ...taskOperations, ...projectOperations, ...automationOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -104,5 +107,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...tasksReadRoutes(app),
     ...tasksWriteRoutes(app),
     ...projectsWriteRoutes(app),
+    ...automationsReadRoutes(app), ...automationsWriteRoutes(app),
   ];
 }

@@ -5,9 +5,9 @@
  * Delivery documents use `_pos` as a revision: every change is a `putIfNewer` with `_pos + 1`, an atomic
  * compare-and-set on both adapters, so two dispatcher processes never both claim one attempt.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Delivery, Webhook } from '../../contracts/webhooks';
 import type { Collection, Doc, ReadStore } from '../readstore/read-store.port';
+import { SecretBox } from './secret-box';
 
 export const WEBHOOKS = '_webhooks';
 export const DELIVERIES = '_webhook_deliveries';
@@ -56,12 +56,12 @@ export interface DeliveryDoc extends Doc {
 export class WebhookStore {
   readonly webhooks: Collection<WebhookDoc>;
   readonly deliveries: Collection<DeliveryDoc>;
-  private readonly key: Buffer;
+  private readonly box: SecretBox;
 
   constructor(store: ReadStore, serverSecret: string) {
     this.webhooks = store.collection<WebhookDoc>(WEBHOOKS);
     this.deliveries = store.collection<DeliveryDoc>(DELIVERIES);
-    this.key = createHash('sha256').update(`webhook-secret\u0000${serverSecret}`).digest();
+    this.box = new SecretBox(serverSecret, 'webhook-secret');
   }
 
   async ensureIndexes(): Promise<void> {
@@ -71,17 +71,11 @@ export class WebhookStore {
   }
 
   seal(secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+    return this.box.seal(secret);
   }
 
   open(sealed: string): string {
-    const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
-    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+    return this.box.open(sealed);
   }
 
   async ownedWebhook(userId: string, id: string): Promise<WebhookDoc | null> {
