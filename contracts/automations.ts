@@ -148,6 +148,13 @@ export type Problem = z.infer<typeof Problem>;
 const Trigger = z.object({ type: z.string(), filters: z.record(z.string(), FilterValue) });
 const Action = z.object({ kind: z.string(), config: z.record(z.string(), z.unknown()) });
 
+const recordExample = {
+  id: AUTOMATION, ownerId: OWNER, name: createExample.name, isActive: true,
+  trigger: createExample.trigger, actions: createExample.actions, problems: [],
+  createdAt: '2031-06-01T08:00:00.000Z', updatedAt: '2031-06-01T08:00:00.000Z', deletedAt: null, version: 1,
+};
+const lastRunExample = { id: RUN, status: 'succeeded', startedAt: '2031-06-03T16:20:00.412Z', finishedAt: '2031-06-03T16:20:00.893Z' };
+
 /** An automation as its events carry it. */
 export const AutomationRecord = z
   .object({
@@ -163,7 +170,7 @@ export const AutomationRecord = z
     deletedAt: DateTime.nullable(),
     version: z.number().int(),
   })
-  .meta({ id: 'AutomationRecord' });
+  .meta({ id: 'AutomationRecord', examples: [recordExample] });
 export type AutomationRecord = z.infer<typeof AutomationRecord>;
 
 export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -174,13 +181,6 @@ export type StepStatus = (typeof STEP_STATUSES)[number];
 const LastRun = z
   .object({ id: Uuid, status: z.enum(RUN_STATUSES), startedAt: DateTime, finishedAt: DateTime.nullable() })
   .describe('The most recent run; null before the first');
-
-const recordExample = {
-  id: AUTOMATION, ownerId: OWNER, name: createExample.name, isActive: true,
-  trigger: createExample.trigger, actions: createExample.actions, problems: [],
-  createdAt: '2031-06-01T08:00:00.000Z', updatedAt: '2031-06-01T08:00:00.000Z', deletedAt: null, version: 1,
-};
-const lastRunExample = { id: RUN, status: 'succeeded', startedAt: '2031-06-03T16:20:00.412Z', finishedAt: '2031-06-03T16:20:00.893Z' };
 
 const automationExample = { ...recordExample, enabled: true, ready: true, runCount: 7, lastRun: lastRunExample };
 
@@ -254,20 +254,6 @@ export const WebhookAttempt = z.object({
   error: z.string().nullable(),
 });
 
-export const RunStep = z
-  .object({
-    index: z.number().int(),
-    kind: z.string(),
-    status: z.enum(STEP_STATUSES).describe('`retrying`: a call_webhook waiting for its next attempt; `skipped`: not run '
-      + 'because an earlier step failed or the run was cancelled'),
-    output: z.record(z.string(), z.unknown()).nullable()
-      .describe('What it made: `{taskId}`, `{eventId}`, `{notificationId}` or `{deliveryId, status}`'),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
-    attempts: z.array(WebhookAttempt).describe('call_webhook only: every attempt'),
-    finishedAt: DateTime.nullable(),
-  })
-  .meta({ id: 'AutomationRunStep' });
-
 const runExample = {
   id: RUN, automationId: AUTOMATION, status: 'succeeded',
   triggerEvent: {
@@ -284,6 +270,20 @@ const runExample = {
   ],
   startedAt: '2031-06-03T16:20:00.412Z', finishedAt: '2031-06-03T16:20:00.893Z',
 };
+
+export const RunStep = z
+  .object({
+    index: z.number().int(),
+    kind: z.string(),
+    status: z.enum(STEP_STATUSES).describe('`retrying`: a call_webhook waiting for its next attempt; `skipped`: not run '
+      + 'because an earlier step failed or the run was cancelled'),
+    output: z.record(z.string(), z.unknown()).nullable()
+      .describe('What it made: `{taskId}`, `{eventId}`, `{notificationId}` or `{deliveryId, status}`'),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    attempts: z.array(WebhookAttempt).describe('call_webhook only: every attempt'),
+    finishedAt: DateTime.nullable(),
+  })
+  .meta({ id: 'AutomationRunStep', examples: [runExample.steps[2]] });
 
 export const AutomationRun = z
   .object({

@@ -1,10 +1,11 @@
 /**
  * Each action step is idempotent: run twice for the same (automation, trigger event, step) - as after a crash
  * between a step's work and its record - it makes one task, one event and one notification, and answers the same
- * output both times. A webhook call made twice carries the same delivery id and the same bytes.
+ * output both times. A webhook call made twice carries the same delivery id and the same bytes. A run is created
+ * once, claimed by one worker at a time, and a worker that lost its lease records nothing.
  */
 import { runStep, type StepServices } from '../../services/automations/actions';
-import { newRun } from '../../services/automations/run-store';
+import { newRun, RunStore } from '../../services/automations/run-store';
 import { newId } from '../../services/ids';
 import { RECEIVING_ENV, startReceiver, type Receiver } from '../support/receiver';
 import { signUp, startTestService, type Client, type TestService } from '../support/service';
@@ -30,6 +31,7 @@ function run(actions: Array<{ kind: string; config: Record<string, unknown> }>) 
   return newRun({ id: newId(), ownerId: owner.userId, name: 'twice', actions }, trigger(), 1);
 }
 
+const notify = () => ({ kind: 'send_notification', config: { title: 'Once' } });
 const services = (): StepServices => ({ app: svc.service.context, secretOf: async () => 'whsec_test-secret' });
 
 async function twice(doc: ReturnType<typeof run>, index = 0) {
@@ -71,4 +73,22 @@ it('call_webhook made again sends the same delivery id and bytes', async () => {
   const [a, b] = receiver.received('/twice');
   expect(b.headers['x-calendar-delivery']).toBe(a.headers['x-calendar-delivery']);
   expect(b.body).toBe(a.body);
+});
+
+it('creates a run once and lets only the holder of its current lease record', async () => {
+  const runs = new RunStore(svc.service.context.store);
+  const doc = run([notify()]);
+  expect(await runs.runs.insertNew(doc)).toBe(true);
+  expect(await runs.runs.insertNew({ ...doc, startedAt: 'again' })).toBe(false);
+
+  const a = await runs.claim(doc, 60_000);
+  expect(a).not.toBeNull();
+  expect(await runs.claim(doc, 60_000)).toBeNull(); // read before A's claim: the compare-and-set fails
+  const b = await runs.claim((await runs.runs.get(doc._id))!, 60_000); // A's lease taken over (as once it ran out)
+  expect(b!.lease).not.toBe(a!.lease);
+
+  expect(await runs.update(doc._id, a!.lease!, () => ({ status: 'failed' }))).toBeNull();
+  const kept = await runs.update(doc._id, b!.lease!, () => ({ status: 'succeeded', lease: null }));
+  expect(kept).toMatchObject({ status: 'succeeded', _pos: b!._pos + 1 });
+  expect(await runs.runs.get(doc._id)).toMatchObject({ status: 'succeeded', startedAt: doc.startedAt });
 });
