@@ -84,7 +84,7 @@ export const TriggerInput = z
   .meta({ id: 'AutomationTriggerInput', examples: [{ type: 'task.completed', filters: { 'data.projectId': PROJECT } }] });
 
 const ActionConfig = z
-  .record(z.string().max(100), z.unknown())
+  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a field name (letters, digits, _)'), z.unknown())
   .refine((c) => Object.keys(c).length <= AUTOMATION_LIMITS.configFields, `at most ${AUTOMATION_LIMITS.configFields} fields`)
   .describe('By kind: `create_task` {title, dueInDays?}; `create_event` {title, startsInMinutes, durationMinutes}; '
     + '`send_notification` {title, body?}; `call_webhook` {url}');

@@ -10,12 +10,21 @@ import { projection } from './projection';
 
 export const AUTOMATIONS = 'automations';
 
-export type AutomationDoc = Doc & AutomationRecord & {
+/** Filters are kept as a list: their dotted paths may not be field names of a MongoDB document. */
+export type AutomationDoc = Doc & Omit<AutomationRecord, 'trigger'> & {
+  trigger: { type: string };
+  _filters: Array<{ path: string; value: string | number | boolean | null }>;
   _pos: number;
   _sortKey: string;
   _triggerType: string;
   _activeFromPos: number | null;
 };
+
+/** The automation as its events carry it. */
+export function recordOf(doc: AutomationDoc): AutomationRecord {
+  const { _id, _pos, _sortKey, _changedAt, _triggerType, _activeFromPos, _filters, ...rest } = doc;
+  return { ...(rest as Omit<AutomationRecord, 'trigger'>), trigger: { type: doc.trigger.type, filters: Object.fromEntries(_filters.map((f) => [f.path, f.value])) } };
+}
 
 export const automationsProjection = projection({
   name: AUTOMATIONS,
@@ -32,10 +41,12 @@ export const automationsProjection = projection({
     const before = await automations.get(automation.id);
     const on = automation.isActive && automation.deletedAt === null;
     const activeFrom = !on ? null : before?.isActive && before._activeFromPos !== null ? before._activeFromPos : e.position;
+    const { trigger, ...rest } = automation;
     await automations.putIfNewer({
-      ...automation, _id: automation.id, _pos: e.position, _changedAt: e.metadata.occurredAt,
+      ...rest, trigger: { type: trigger.type }, _filters: Object.entries(trigger.filters).map(([path, value]) => ({ path, value })),
+      _id: automation.id, _pos: e.position, _changedAt: e.metadata.occurredAt,
       _sortKey: await creationOrderKey(automations, automation.id, e.position),
-      _triggerType: automation.trigger.type, _activeFromPos: activeFrom,
+      _triggerType: trigger.type, _activeFromPos: activeFrom,
     });
   },
 });

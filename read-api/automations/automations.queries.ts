@@ -1,7 +1,7 @@
 import type { Automation, AutomationRecord, AutomationSummary } from '../../contracts/automations';
 import type { PageQuery } from '../../contracts/paging';
-import { AUTOMATIONS, type AutomationDoc } from '../../projections/automations.projection';
-import { publicView, type ReadModels } from '../../projections/read-models';
+import { AUTOMATIONS, recordOf, type AutomationDoc } from '../../projections/automations.projection';
+import type { ReadModels } from '../../projections/read-models';
 import { runView, type RunDoc, type RunStore } from '../../services/automations/run-store';
 import { pageOf } from '../shared/paging';
 
@@ -12,7 +12,7 @@ const automationsOf = async (models: ReadModels) => (await models.docs(AUTOMATIO
 
 export async function ownAutomation(models: ReadModels, userId: string, id: string): Promise<AutomationRecord | null> {
   const doc = await (await automationsOf(models)).get(id);
-  return doc && doc.ownerId === userId && doc.deletedAt === null ? publicView<AutomationRecord>(doc) : null;
+  return doc && doc.ownerId === userId && doc.deletedAt === null ? recordOf(doc) : null;
 }
 
 /** Run count and most recent run of each automation. */
@@ -50,7 +50,7 @@ export async function answeredAutomation(runs: RunStore, a: AutomationRecord): P
 export async function automationPage(models: ReadModels, runs: RunStore, userId: string, query: PageQuery) {
   const page = await pageOf(await automationsOf(models), { ownerId: userId, deletedAt: null }, '_sortKey', query);
   const stats = await runStats(runs, page.items.map((d) => d._id));
-  const automations = page.items.map((d) => summaryView(automationView(publicView<AutomationRecord>(d), stats.get(d._id))));
+  const automations = page.items.map((d) => summaryView(automationView(recordOf(d), stats.get(d._id))));
   return { automations, rules: automations, nextPageToken: page.nextPageToken };
 }
 

@@ -20,7 +20,7 @@ import type { AttemptDoc } from '../dispatcher/webhook-store';
 import { ApiError } from '../errors';
 import { deterministicUuid } from '../ids';
 import { fillPlaceholders } from './payload';
-import type { RunDoc } from './run-store';
+import { triggerOf, type RunDoc } from './run-store';
 
 /** Events appended by automations carry this correlation id prefix: they never trigger automations themselves. */
 export const AUTOMATION_CORRELATION = 'automation-run:';
@@ -47,7 +47,7 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 export const stepCommandId = (run: RunDoc, index: number) =>
-  deterministicUuid('automation-step', run.automationId, run.triggerEvent.id, String(index));
+  deterministicUuid('automation-step', run.automationId, run.triggerEventId, String(index));
 
 function commandContext(run: RunDoc, index: number): CommandContext {
   return { userId: run.ownerId, commandId: stepCommandId(run, index), correlationId: `${AUTOMATION_CORRELATION}${run._id}` };
@@ -56,14 +56,14 @@ function commandContext(run: RunDoc, index: number): CommandContext {
 /** A text field of the step's config with the payload's values filled in; a blank result fails the step. */
 function text(step: Step, field: string, max: number): string {
   const template = step.run.actions[step.index].config[field];
-  const filled = typeof template === 'string' ? fillPlaceholders(template, step.run.triggerEvent, max) : '';
+  const filled = typeof template === 'string' ? fillPlaceholders(template, triggerOf(step.run), max) : '';
   if (!filled) throw new ApiError(400, 'invalid_config', `${field} is blank once its placeholders are filled`);
   return filled;
 }
 
 const config = (step: Step, field: string) => step.run.actions[step.index].config[field];
 /** Times counted from the trigger, so a step run again computes the same ones. */
-const afterTrigger = (step: Step, ms: number) => new Date(Date.parse(step.run.triggerEvent.createdAt) + ms).toISOString();
+const afterTrigger = (step: Step, ms: number) => new Date(Date.parse(triggerOf(step.run).createdAt) + ms).toISOString();
 
 /** The same id again means this step already made it (possibly since deleted by the owner): done. */
 async function once<T extends Record<string, unknown>>(output: T, make: () => Promise<unknown>): Promise<StepOutcome> {
@@ -115,7 +115,7 @@ async function sendNotification(services: StepServices, step: Step): Promise<Ste
   const sent = await requestNotification(services.app, {
     userId: step.run.ownerId,
     title: text(step, 'title', 200),
-    body: typeof body === 'string' ? fillPlaceholders(body, step.run.triggerEvent, 2_000) || null : null,
+    body: typeof body === 'string' ? fillPlaceholders(body, triggerOf(step.run), 2_000) || null : null,
     source: { type: 'automation', id: step.run.automationId },
   }, commandContext(step.run, step.index));
   return { status: 'succeeded', output: { notificationId: sent.notificationId } };
@@ -125,7 +125,7 @@ export const callDeliveryId = (run: RunDoc, index: number) => deterministicUuid(
 
 /** The webhook body of the trigger, plus which automation, run and step call. The same bytes on every attempt. */
 export const callBody = (run: RunDoc, index: number) =>
-  JSON.stringify({ ...run.triggerEvent, automation: { id: run.automationId, name: run.automationName, runId: run._id, step: index } });
+  JSON.stringify({ ...triggerOf(run), automation: { id: run.automationId, name: run.automationName, runId: run._id, step: index } });
 
 async function callWebhook(services: StepServices, step: Step): Promise<StepOutcome> {
   const { app } = services;
@@ -134,7 +134,7 @@ async function callWebhook(services: StepServices, step: Step): Promise<StepOutc
   const at = new Date().toISOString();
   const deliveryId = callDeliveryId(step.run, step.index);
   const result: AttemptResult = await sendSigned(
-    { url: config(step, 'url') as string, secret, deliveryId, type: step.run.triggerEvent.type, body: callBody(step.run, step.index) },
+    { url: config(step, 'url') as string, secret, deliveryId, type: triggerOf(step.run).type, body: callBody(step.run, step.index) },
     { timeoutMs: app.config.WEBHOOK_TIMEOUT_MS, allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE_URLS },
   );
   const attempt: AttemptDoc = { at, status: result.status, responseTimeMs: result.responseTimeMs, error: result.error };

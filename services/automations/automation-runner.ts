@@ -8,7 +8,7 @@
  * automation acts on events committed after it was (last) switched on, and never on events that automations caused.
  */
 import { PRODUCING_DOMAIN_TYPES, webhooksProducedBy } from '../../contracts/webhook-catalogue';
-import { AUTOMATIONS, type AutomationDoc } from '../../projections/automations.projection';
+import { AUTOMATIONS, recordOf, type AutomationDoc } from '../../projections/automations.projection';
 import type { AppContext } from '../app-context';
 import type { Bus } from '../bus/bus.port';
 import { audienceMembers, deliveredPayload } from '../dispatcher/audience';
@@ -63,7 +63,7 @@ export async function startAutomationRunner(app: AppContext, bus: Bus): Promise<
       const payload = deliveredPayload(event, def.type, delivered);
       for (const automation of candidates) {
         if (automation._activeFromPos === null || event.position <= automation._activeFromPos) continue;
-        if (!matchesFilters(payload, automation.trigger.filters)) continue;
+        if (!matchesFilters(payload, recordOf(automation).trigger.filters)) continue;
         if (await runs.runs.insertNew(newRun(automation, payload, event.position))) created++;
       }
     }

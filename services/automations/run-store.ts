@@ -36,7 +36,9 @@ export interface RunDoc extends Doc {
   /** The automation's name and actions when the run began: a later edit never changes a run under way. */
   automationName: string;
   actions: Array<{ kind: string; config: Record<string, unknown> }>;
-  triggerEvent: DeliveredPayload;
+  triggerEventId: string;
+  /** The trigger's payload as JSON: a payload's keys never become field names of the stored document. */
+  triggerJson: string;
   steps: StepDoc[];
   status: RunStatus;
   /** When a worker should take the run next: at once (new), a webhook retry's time, or the end of a lease. */
@@ -55,7 +57,7 @@ export function newRun(
   return {
     _id: runId(automation.id, triggerEvent.id), _pos: 1, _sortKey: String(triggerPosition).padStart(20, '0'),
     automationId: automation.id, ownerId: automation.ownerId, automationName: automation.name, actions: automation.actions,
-    triggerEvent,
+    triggerEventId: triggerEvent.id, triggerJson: JSON.stringify(triggerEvent),
     steps: automation.actions.map((a, index) => ({
       index, kind: a.kind, status: 'pending', output: null, error: null, attempts: [], finishedAt: null,
     })),
@@ -97,11 +99,13 @@ export class RunStore {
   }
 }
 
+export const triggerOf = (run: Pick<RunDoc, 'triggerJson'>) => JSON.parse(run.triggerJson) as DeliveredPayload;
+
 export const runView = (d: RunDoc): AutomationRun => ({
   id: d._id,
   automationId: d.automationId,
   status: d.status,
-  triggerEvent: d.triggerEvent,
+  triggerEvent: triggerOf(d),
   steps: d.steps,
   startedAt: d.startedAt,
   finishedAt: d.finishedAt,

@@ -281,6 +281,7 @@ describe('bad input: 400 invalid_request naming the field, nothing written', () 
     ['a negative dueInDays', action('create_task', { title: 'x', dueInDays: -1 }), 'body.actions.0.config.dueInDays'],
     ['a fractional duration', action('create_event', { title: 'x', startsInMinutes: 0, durationMinutes: 1.5 }), 'body.actions.0.config.durationMinutes'],
     ['an unknown config field of a known kind', action('create_task', { title: 'x', assignee: 'me' }), 'body.actions.0.config'],
+    ['a config field name that is not a name', action('teleport', { 'to.$where': 1 }), 'body.actions.0.config.to.$where'],
     ['a url that is not a URL', action('call_webhook', { url: 'not a url' }), 'body.actions.0.config.url'],
     ['a ftp url', action('call_webhook', { url: 'ftp://example.com/x' }), 'body.actions.0.config.url'],
     ['an unknown body field', { ...ready, owner: OTHER_ID }, 'body.owner'],
