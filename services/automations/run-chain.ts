@@ -2,6 +2,7 @@
  * Carries a claimed run forward from its first unfinished step, recording each step's outcome before the next one
  * starts. The first failure ends the run and skips the rest; a call_webhook waiting for a retry hands the run back
  * (due at the retry's time); an automation switched off cancels what is left, a deleted one takes its runs along.
+ * A worker that stops hands its runs back between steps, so another process takes them over without waiting.
  */
 import { AUTOMATIONS } from '../../projections/automations.projection';
 import type { AppContext } from '../app-context';
@@ -43,10 +44,12 @@ const cancelled = (run: RunDoc): Partial<RunDoc> => ({
 export function chainRunner(app: AppContext, runs: RunStore, services: StepServices, leaseMs: number) {
   const automationOf = async (id: string) => (await app.readModels.docs(AUTOMATIONS))('automations').get(id);
 
-  return async function carry(claimed: RunDoc): Promise<void> {
+  /** Carries the run while `carrying()` holds; when it stops holding, the run is handed back, due at once. */
+  return async function carry(claimed: RunDoc, carrying: () => boolean): Promise<void> {
     let run: RunDoc | null = claimed;
     while (run && run.status === 'running') {
       const lease: string = run.lease!;
+      if (!carrying()) return void (await runs.update(run._id, lease, () => ({ lease: null, dueMs: Date.now() })));
       const step = run.steps.find(unfinished);
       const automation = await automationOf(run.automationId);
       if (!automation || automation.deletedAt) return void (await runs.runs.delete(run._id));

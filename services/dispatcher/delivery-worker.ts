@@ -8,6 +8,7 @@
  * take only its own share of the slots.
  */
 import type { Logger } from 'pino';
+import { PollingWorker } from './polling-worker';
 import { sendSigned, type AttemptResult } from './send';
 import type { DeliveryDoc, WebhookStore } from './webhook-store';
 
@@ -21,82 +22,30 @@ export interface WorkerOptions {
 }
 
 const PAGE = 100;
-const COALESCE_MS = 1;
 const MAX_PAGES = 10;
 /** Beyond the request time-out: how long a claim holds before another worker may take the attempt over. */
 const LEASE_EXTRA_MS = 30_000;
 
-export class DeliveryWorker {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
-  private readonly inFlight = new Map<string, Promise<void>>();
+export class DeliveryWorker extends PollingWorker {
   private readonly perWebhook = new Map<string, number>();
   private readonly maxInFlight: number;
   private readonly maxPerWebhook: number;
-  private readonly pollMs: number;
 
   constructor(
     private readonly store: WebhookStore,
     private readonly options: WorkerOptions,
-    private readonly log: Logger,
+    log: Logger,
   ) {
+    super(options.pollMs ?? 200, log, 'webhook worker');
     this.maxInFlight = options.maxInFlight ?? 128;
     this.maxPerWebhook = options.maxInFlightPerWebhook ?? 16;
-    this.pollMs = options.pollMs ?? 200;
-  }
-
-  start(): void {
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  /** Something became due (a new delivery, a finished send): look now rather than at the next poll. */
-  wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  /** Claims nothing more and lets the attempts in flight finish (each is bounded by the time-out) and be recorded. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
-    await Promise.all(this.inFlight.values());
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      try {
-        await this.fill();
-      } catch (err) {
-        this.log.warn({ err }, 'webhook worker: polling failed; will retry');
-      }
-      if (!this.woken && this.running) await this.sleep();
-      // Wake-ups arriving together (many sends finishing) make one poll rather than one each.
-      if (this.running) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
-    }
-  }
-
-  private sleep(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(), this.pollMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      this.wakeUp = done;
-    });
   }
 
   /**
    * Claims due deliveries, oldest first, until the slots are full. Deliveries of webhooks at their own cap are
    * skipped; when a whole page is skipped, a larger one is read (bounded), so the others are still reached.
    */
-  private async fill(): Promise<void> {
+  protected async tick(): Promise<void> {
     const now = Date.now();
     const seen = new Set<string>();
     for (let page = 1; page <= MAX_PAGES && this.inFlight.size < this.maxInFlight; page++) {
@@ -105,30 +54,27 @@ export class DeliveryWorker {
         { sort: [['nextAttemptMs', 1], ['_id', 1]], limit: PAGE * page },
       );
       for (const doc of due) {
-        if (!this.running || this.inFlight.size >= this.maxInFlight) return;
+        if (!this.active || this.inFlight.size >= this.maxInFlight) return;
         if (seen.has(doc._id) || this.inFlight.has(doc._id)) continue;
         seen.add(doc._id);
         if ((this.perWebhook.get(doc.webhookId) ?? 0) >= this.maxPerWebhook) continue;
         const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;
         const claimed = await this.store.claim(doc, { nextAttemptMs: leasedUntil, leasedUntil });
-        if (claimed) this.launch(claimed);
+        if (claimed) this.send(claimed);
       }
       if (due.length < PAGE * page) return;
     }
   }
 
-  private launch(doc: DeliveryDoc): void {
+  private send(doc: DeliveryDoc): void {
     this.perWebhook.set(doc.webhookId, (this.perWebhook.get(doc.webhookId) ?? 0) + 1);
-    const attempt = this.attempt(doc)
+    this.launch(doc._id, this.attempt(doc)
       .catch((err) => this.log.warn({ err, delivery: doc._id }, 'webhook attempt not recorded; its lease will expire'))
       .finally(() => {
-        this.inFlight.delete(doc._id);
         const left = (this.perWebhook.get(doc.webhookId) ?? 1) - 1;
         if (left > 0) this.perWebhook.set(doc.webhookId, left);
         else this.perWebhook.delete(doc.webhookId);
-        this.wake();
-      });
-    this.inFlight.set(doc._id, attempt);
+      }));
   }
 
   private async attempt(doc: DeliveryDoc): Promise<void> {

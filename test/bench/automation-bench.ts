@@ -8,13 +8,10 @@
  *   throughput: a burst of trigger events for one automation; runs/s from the first append to the last call received
  *   latency:    one trigger every few ms for another automation; trigger committed -> last action (the call) received
  */
-import pino from 'pino';
-import { startService, type Service } from '../../services/composition';
-import { loadConfig } from '../../services/config';
-import { BENCH_SERVICE_ENV } from './children';
+import type { Service } from '../../services/composition';
 import type { Percentiles } from './lag-bench';
-import { eventCloner, measurePipeline, Receiver } from './pipeline';
-import { json, signUp, tempDir } from './util';
+import { eventCloner, measurePipeline, withPipeline, type Receiver } from './pipeline';
+import { json, signUp } from './util';
 
 export interface AutomationBenchResult {
   runs: number;
@@ -38,16 +35,8 @@ async function automated(service: Service, base: string, receiver: Receiver, nam
   return eventCloner(service, base, auth);
 }
 
-export async function automationBench(events: number, probes: number, intervalMs: number): Promise<AutomationBenchResult> {
-  const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir('automations'), LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '1024',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...BENCH_SERVICE_ENV,
-  });
-  const receiver = new Receiver();
-  await receiver.start();
-  const service = await startService(config, pino({ level: 'silent' }));
-  try {
-    const base = `${service.url}/api/v1`;
+export function automationBench(events: number, probes: number, intervalMs: number): Promise<AutomationBenchResult> {
+  return withPipeline('automations', async (service, base, receiver) => {
     const burst = await automated(service, base, receiver, 'burst');
     const probe = await automated(service, base, receiver, 'probe');
     await receiver.until(2, 30_000); // the runs of the two template events
@@ -55,8 +44,5 @@ export async function automationBench(events: number, probes: number, intervalMs
       burst, events, perEvent: 1, probe, probes, intervalMs, probeKey: (id) => `/probe|${id}`,
     });
     return { runs: events, seconds: figures.seconds, runsPerSec: events / figures.seconds, latency: figures.latency };
-  } finally {
-    await service.stop();
-    await receiver.stop();
-  }
+  });
 }

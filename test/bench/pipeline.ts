@@ -6,10 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Service } from '../../services/composition';
+import pino from 'pino';
+import { startService, type Service } from '../../services/composition';
+import { loadConfig } from '../../services/config';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
+import { BENCH_SERVICE_ENV } from './children';
 import type { Percentiles } from './lag-bench';
-import { eventBody, json, percentile, sleep } from './util';
+import { eventBody, json, percentile, sleep, tempDir } from './util';
 
 /** Arrival time (performance.now()) of each delivery, by receiver path and event id. */
 export class Receiver {
@@ -112,4 +115,21 @@ export async function measurePipeline(receiver: Receiver, o: {
     seconds,
     latency: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies), samples: latencies.length },
   };
+}
+
+/** The service in this process (embedded, fresh data, receivers on 127.0.0.1 allowed) and a receiver, around `run`. */
+export async function withPipeline<T>(name: string, run: (service: Service, base: string, receiver: Receiver) => Promise<T>): Promise<T> {
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir(name), LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '1024',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...BENCH_SERVICE_ENV,
+  });
+  const receiver = new Receiver();
+  await receiver.start();
+  const service = await startService(config, pino({ level: 'silent' }));
+  try {
+    return await run(service, `${service.url}/api/v1`, receiver);
+  } finally {
+    await service.stop();
+    await receiver.stop();
+  }
 }

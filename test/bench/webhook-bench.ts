@@ -7,13 +7,10 @@
  *               delivery received
  *   latency:    one event every few ms to a user with one webhook; append committed -> delivery received
  */
-import pino from 'pino';
-import { startService, type Service } from '../../services/composition';
-import { loadConfig } from '../../services/config';
-import { BENCH_SERVICE_ENV } from './children';
+import type { Service } from '../../services/composition';
 import type { Percentiles } from './lag-bench';
-import { eventCloner, measurePipeline, Receiver } from './pipeline';
-import { json, signUp, tempDir } from './util';
+import { eventCloner, measurePipeline, withPipeline, type Receiver } from './pipeline';
+import { json, signUp } from './util';
 
 export interface WebhookBenchResult {
   events: number;
@@ -35,33 +32,15 @@ async function subscriber(service: Service, base: string, receiver: Receiver, na
   return eventCloner(service, base, auth);
 }
 
-export async function webhookBench(events: number, webhooks: number, probes: number, intervalMs: number): Promise<WebhookBenchResult> {
-  const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir('webhooks'), LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '1024',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...BENCH_SERVICE_ENV,
-  });
-  const receiver = new Receiver();
-  await receiver.start();
-  const service = await startService(config, pino({ level: 'silent' }));
-  try {
-    const base = `${service.url}/api/v1`;
+export function webhookBench(events: number, webhooks: number, probes: number, intervalMs: number): Promise<WebhookBenchResult> {
+  return withPipeline('webhooks', async (service, base, receiver) => {
     const burst = await subscriber(service, base, receiver, 'burst', webhooks);
     const probe = await subscriber(service, base, receiver, 'probe', 1);
     await receiver.until(webhooks + 1, 30_000); // the two template events
-
     const figures = await measurePipeline(receiver, {
       burst, events, perEvent: webhooks, probe, probes, intervalMs, probeKey: (id) => `/probe/0|${id}`,
     });
-    return {
-      events,
-      webhooks,
-      deliveries: events * webhooks,
-      seconds: figures.seconds,
-      deliveriesPerSec: (events * webhooks) / figures.seconds,
-      latency: figures.latency,
-    };
-  } finally {
-    await service.stop();
-    await receiver.stop();
-  }
+    const deliveries = events * webhooks;
+    return { events, webhooks, deliveries, seconds: figures.seconds, deliveriesPerSec: deliveries / figures.seconds, latency: figures.latency };
+  });
 }
