@@ -1,7 +1,8 @@
 /**
  * The automations runner killed mid-chain (SIGKILL of the whole service, a child process on the built dist) and
  * started again on the same data: every run finishes, and every step is done exactly once. A webhook call that was
- * in flight when the process died is made again with the same X-Calendar-Delivery (receivers dedupe on it).
+ * in flight when the process died is made again with the same X-Calendar-Delivery (receivers dedupe on it). A
+ * runner stopped gracefully hands its runs back instead of leaving them leased.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -32,12 +33,12 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function service() {
+async function service(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'automations-kill-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/api/v1`;
   const start = async () => {
-    const child = await startChild(dataDir, port, ENV);
+    const child = await startChild(dataDir, port, { ...ENV, ...env });
     children.push(child);
     return child;
   };
@@ -70,11 +71,11 @@ async function allRuns(call: Call, automationId: string) {
   return res.body.runs as Array<{ status: string; steps: Array<{ status: string; attempts: unknown[] }>; triggerEvent: { data: { title: string } } }>;
 }
 
-async function untilFinished(call: Call, automationId: string, count: number) {
+async function untilFinished(call: Call, automationId: string, count: number, ms = 60_000) {
   await until(async () => {
     const runs = await allRuns(call, automationId);
     return runs.length === count && runs.every((r) => r.status !== 'running');
-  }, 60_000, `${count} finished runs`);
+  }, ms, `${count} finished runs`);
   return allRuns(call, automationId);
 }
 
@@ -140,4 +141,27 @@ it(`kills the service while ${TRIGGERS} chains run: after the restart each trigg
   expect(tasks).toHaveLength(2 * TRIGGERS);
   const deliveries = new Set(receiver.received(hook).map((r) => r.headers['x-calendar-delivery']));
   expect(deliveries.size).toBe(TRIGGERS);
+});
+
+it('a runner stopped with SIGTERM hands its runs back between steps: the next process carries on without waiting for a lease', async () => {
+  // A lease far longer than the wait below: only a run handed back can finish within it.
+  const svc = await service({ WEBHOOK_TIMEOUT_MS: '60000' });
+  const hook = '/graceful';
+  const slow = (res: import('node:http').ServerResponse) => void setTimeout(() => res.writeHead(200).end('ok'), 500);
+  receiver.on(hook, () => slow);
+  const id = await automate(svc.call, [
+    { kind: 'call_webhook', config: { url: receiver.url(hook) } },
+    { kind: 'send_notification', config: { title: 'After a graceful stop' } },
+  ]);
+  await completeTask(svc.call, 'Trigger');
+  await until(() => receiver.received(hook).length === 1, 30_000, 'the call in flight');
+  const exited = new Promise((resolve) => svc.child.once('exit', resolve));
+  svc.child.kill('SIGTERM');
+  await exited;
+
+  await svc.start();
+  const [run] = await untilFinished(svc.call, id, 1, 30_000);
+  expect(run.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
+  expect(receiver.received(hook)).toHaveLength(1);
+  expect(count(await titles(svc.call, 'notifications'), 'After a graceful stop')).toBe(1);
 });
