@@ -1,7 +1,7 @@
 /**
  * Automations: what GET /automations reads, and what the runner matches events against (by trigger type and owner).
- * `_activeFromPos` is the log position of the change that last switched an automation on (null while off): it acts
- * only on events after it.
+ * `_activeFromPos` is the log position of the change that last switched an automation on or changed its trigger
+ * (null while off): it acts only on events after it.
  */
 import { AutomationRecord } from '../contracts/automations';
 import type { Doc } from '../services/readstore/read-store.port';
@@ -39,11 +39,13 @@ export const automationsProjection = projection({
     const automation = parsed.data;
     const automations = docs<AutomationDoc>('automations');
     const before = await automations.get(automation.id);
-    const on = automation.isActive && automation.deletedAt === null;
-    const activeFrom = !on ? null : before?.isActive && before._activeFromPos !== null ? before._activeFromPos : e.position;
     const { trigger, ...rest } = automation;
+    const filters = Object.entries(trigger.filters).map(([path, value]) => ({ path, value }));
+    const sameTrigger = before?.trigger.type === trigger.type && JSON.stringify(before._filters) === JSON.stringify(filters);
+    const on = automation.isActive && automation.deletedAt === null;
+    const activeFrom = !on ? null : before?.isActive && before._activeFromPos !== null && sameTrigger ? before._activeFromPos : e.position;
     await automations.putIfNewer({
-      ...rest, trigger: { type: trigger.type }, _filters: Object.entries(trigger.filters).map(([path, value]) => ({ path, value })),
+      ...rest, trigger: { type: trigger.type }, _filters: filters,
       _id: automation.id, _pos: e.position, _changedAt: e.metadata.occurredAt,
       _sortKey: await creationOrderKey(automations, automation.id, e.position),
       _triggerType: trigger.type, _activeFromPos: activeFrom,
