@@ -27,18 +27,12 @@ const MAX_PAGES = 10;
 const LEASE_EXTRA_MS = 30_000;
 
 export class DeliveryWorker extends PollingWorker {
-  private readonly perWebhook = new Map<string, number>();
-  private readonly maxInFlight: number;
-  private readonly maxPerWebhook: number;
-
   constructor(
     private readonly store: WebhookStore,
     private readonly options: WorkerOptions,
     log: Logger,
   ) {
-    super(options.pollMs ?? 200, log, 'webhook worker');
-    this.maxInFlight = options.maxInFlight ?? 128;
-    this.maxPerWebhook = options.maxInFlightPerWebhook ?? 16;
+    super({ pollMs: options.pollMs ?? 200, maxInFlight: options.maxInFlight ?? 128, maxInFlightPerGroup: options.maxInFlightPerWebhook ?? 16 }, log, 'webhook worker');
   }
 
   /**
@@ -48,33 +42,26 @@ export class DeliveryWorker extends PollingWorker {
   protected async tick(): Promise<void> {
     const now = Date.now();
     const seen = new Set<string>();
-    for (let page = 1; page <= MAX_PAGES && this.inFlight.size < this.maxInFlight; page++) {
+    for (let page = 1; page <= MAX_PAGES && this.free > 0; page++) {
       const due = await this.store.deliveries.find(
         { state: 'pending', nextAttemptMs: { $lte: now } },
         { sort: [['nextAttemptMs', 1], ['_id', 1]], limit: PAGE * page },
       );
       for (const doc of due) {
-        if (!this.active || this.inFlight.size >= this.maxInFlight) return;
-        if (seen.has(doc._id) || this.inFlight.has(doc._id)) continue;
+        if (this.free <= 0) return;
+        if (seen.has(doc._id)) continue;
         seen.add(doc._id);
-        if ((this.perWebhook.get(doc.webhookId) ?? 0) >= this.maxPerWebhook) continue;
+        if (!this.mayStart(doc._id, doc.webhookId)) continue;
         const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;
         const claimed = await this.store.claim(doc, { nextAttemptMs: leasedUntil, leasedUntil });
-        if (claimed) this.send(claimed);
+        if (claimed) {
+          this.launch(claimed._id, claimed.webhookId, this.attempt(claimed).catch((err) => {
+            this.log.warn({ err, delivery: claimed._id }, 'webhook attempt not recorded; its lease will expire');
+          }));
+        }
       }
       if (due.length < PAGE * page) return;
     }
-  }
-
-  private send(doc: DeliveryDoc): void {
-    this.perWebhook.set(doc.webhookId, (this.perWebhook.get(doc.webhookId) ?? 0) + 1);
-    this.launch(doc._id, this.attempt(doc)
-      .catch((err) => this.log.warn({ err, delivery: doc._id }, 'webhook attempt not recorded; its lease will expire'))
-      .finally(() => {
-        const left = (this.perWebhook.get(doc.webhookId) ?? 1) - 1;
-        if (left > 0) this.perWebhook.set(doc.webhookId, left);
-        else this.perWebhook.delete(doc.webhookId);
-      }));
   }
 
   private async attempt(doc: DeliveryDoc): Promise<void> {
