@@ -123,7 +123,7 @@ export const CreateAutomationBody = z
     name: Name,
     enabled: z.boolean().default(false).describe('Switch it on at once (default false); 422 `automation_not_ready` if it cannot run'),
     trigger: TriggerInput,
-    actions: Actions,
+    actions: Actions.default([]).describe('Run in this order; the first failure stops the chain. Without any, it cannot be switched on'),
   })
   .meta({ id: 'CreateAutomationBody', examples: [createExample] });
 export type CreateAutomationBody = z.infer<typeof CreateAutomationBody>;
