@@ -79,8 +79,17 @@ async function untilFinished(call: Call, automationId: string, count: number, ms
   return allRuns(call, automationId);
 }
 
-const titles = async (call: Call, what: 'tasks' | 'notifications') =>
-  ((await call('GET', `/${what}?limit=500`)).body[what] as Array<{ title: string }>).map((x) => x.title);
+let renames = 0;
+/**
+ * Titles of the owner's tasks or notifications, read after everything appended so far is in the read models: a
+ * write answers once its projections hold it, and with it every event before it in the log.
+ */
+async function titles(call: Call, what: 'tasks' | 'notifications'): Promise<string[]> {
+  const write = await call('PATCH', '/me', { name: `K ${++renames}` });
+  expect(write.status).toBe(200);
+  const read = await call('GET', `/${what}?limit=500`);
+  return (read.body[what] as Array<{ title: string }>).map((x) => x.title);
+}
 
 const count = (items: string[], item: string) => items.filter((x) => x === item).length;
 

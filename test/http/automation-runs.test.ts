@@ -47,8 +47,11 @@ async function task(c: Client, body: Record<string, unknown>) {
 }
 
 const complete = async (c: Client, taskId: string) => expect((await c.call('PATCH', `/tasks/${taskId}`, { status: 'done' })).status).toBe(200);
-const notifications = async (c: Client) => (await c.call('GET', '/notifications')).body.notifications as Array<Record<string, any>>;
-const tasks = async (c: Client) => (await c.call('GET', '/tasks')).body.tasks as Array<Record<string, any>>;
+/** Reads once the read models hold everything appended so far (what the runner wrote included). */
+const caughtUp = async (c: Client, path: string) =>
+  c.call('GET', path, undefined, { 'X-Calendar-Min-Position': String(await svc.service.context.events.headPosition()) });
+const notifications = async (c: Client) => (await caughtUp(c, '/notifications')).body.notifications as Array<Record<string, any>>;
+const tasks = async (c: Client) => (await caughtUp(c, '/tasks')).body.tasks as Array<Record<string, any>>;
 
 it('a completed task notifies its owner and calls a webhook signed with the automation\'s secret; the run records each step', async () => {
   const owner = await signUp(svc.base);
@@ -108,7 +111,7 @@ it('creates tasks and events as the owner, timed from the trigger', async () => 
 
   const made = (await tasks(owner)).find((x) => x.id === run.steps[0].output.taskId);
   expect(made).toMatchObject({ title: 'Follow up on Launch', createdBy: owner.userId, status: 'open', dueAt: new Date(triggeredAt + 2 * 86_400_000).toISOString() });
-  const event = await owner.call('GET', `/events/${run.steps[1].output.eventId}`);
+  const event = await caughtUp(owner, `/events/${run.steps[1].output.eventId}`);
   expect(event.status).toBe(200);
   expect(event.body.event).toMatchObject({
     title: 'Review Launch', createdBy: owner.userId, startsAt: new Date(triggeredAt + 3_600_000).toISOString(),

@@ -32,6 +32,9 @@ function run(actions: Array<{ kind: string; config: Record<string, unknown> }>) 
 }
 
 const notify = () => ({ kind: 'send_notification', config: { title: 'Once' } });
+/** Reads once the read models hold everything appended so far. */
+const caughtUp = async (path: string) =>
+  owner.call('GET', path, undefined, { 'X-Calendar-Min-Position': String(await svc.service.context.events.headPosition()) });
 const services = (): StepServices => ({ app: svc.service.context, secretOf: async () => 'whsec_test-secret' });
 
 async function twice(doc: ReturnType<typeof run>, index = 0) {
@@ -47,7 +50,7 @@ async function twice(doc: ReturnType<typeof run>, index = 0) {
 it('create_task makes one task', async () => {
   const doc = run([{ kind: 'create_task', config: { title: 'Follow up: {{data.title}}', dueInDays: 1 } }]);
   const output = await twice(doc);
-  const tasks = (await owner.call('GET', '/tasks')).body.tasks as Array<{ id: string; title: string }>;
+  const tasks = (await caughtUp('/tasks')).body.tasks as Array<{ id: string; title: string }>;
   expect(tasks.filter((t) => t.title === 'Follow up: Quarterly report').map((t) => t.id)).toEqual([output.taskId]);
 });
 
@@ -56,14 +59,14 @@ it('create_event makes one event', async () => {
   const output = await twice(doc);
   const from = new Date(Date.now()).toISOString();
   const to = new Date(Date.now() + 3 * 86_400_000).toISOString();
-  const events = (await owner.call('GET', `/events?from=${from}&to=${to}`)).body.events as Array<{ id: string; title: string }>;
+  const events = (await caughtUp(`/events?from=${from}&to=${to}`)).body.events as Array<{ id: string; title: string }>;
   expect(events.filter((e) => e.title === 'Review').map((e) => e.id)).toEqual([output.eventId]);
 });
 
 it('send_notification notifies once', async () => {
   const doc = run([{ kind: 'send_notification', config: { title: 'Only once' } }]);
   await twice(doc);
-  const notes = (await owner.call('GET', '/notifications')).body.notifications as Array<{ title: string }>;
+  const notes = (await caughtUp('/notifications')).body.notifications as Array<{ title: string }>;
   expect(notes.filter((n) => n.title === 'Only once')).toHaveLength(1);
 });
 

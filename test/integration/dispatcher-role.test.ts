@@ -76,8 +76,10 @@ describeOnEngine('mongo', 'the dispatcher and automations roles', (mongoUrl) => 
         secret: automation.body.secret, timestamp: got.headers['x-calendar-timestamp'], signature: got.headers['x-calendar-signature'], body: got.body,
       })).toBe(true);
       await until(async () => (await request(base, 'GET', `/automations/${automation.body.automation.id}/runs`, undefined, auth)).body.runs[0]?.status === 'succeeded', 30_000, 'the run recorded');
-      const notes = await request(base, 'GET', '/notifications', undefined, auth);
-      expect(notes.body.notifications.map((n: { title: string }) => n.title)).toEqual(['Done: Ship']);
+      // The projector process makes the notification visible to the api process a moment later.
+      const titles = async () => (await request(base, 'GET', '/notifications', undefined, auth)).body.notifications.map((n: { title: string }) => n.title);
+      await until(async () => (await titles()).length > 0, 30_000, 'the notification');
+      expect(await titles()).toEqual(['Done: Ship']);
     }, 90_000);
   });
 });
