@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { Booking, BookingRescheduled, BookingTokenIssued, MeetingType } from './bookings';
 import { PreferencesRecord, SuggestionRecord } from './assistant';
+import { AutomationRecord } from './automations';
 import { BugReport } from './bug-reports';
 import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
@@ -93,6 +94,9 @@ export const domainEvents = {
   'assistant.suggestion.released': SuggestionRecord,
   'assistant.suggestion.confirmed': SuggestionRecord,
   'assistant.suggestion.cancelled': SuggestionRecord,
+  'automation.created': AutomationRecord,
+  'automation.updated': AutomationRecord,
+  'automation.deleted': AutomationRecord,
 } as const;
 
 export type DomainEventType = keyof typeof domainEvents;

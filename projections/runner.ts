@@ -124,8 +124,8 @@ export class ProjectionRunner {
   private readonly building = new Map<string, Follower>();
   private poll: NodeJS.Timeout | null = null;
   private readonly deadLetters: DeadLetters;
-  /** The registry polls, one after another; stop() waits for the one running. */
-  private polling: Promise<void> = Promise.resolve();
+  /** The registry check under way: stop() waits for it, so it never meets a closed store. */
+  private checking: Promise<void> | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -150,15 +150,15 @@ export class ProjectionRunner {
       else await this.build(def, reg);
     }
     this.poll = setInterval(() => {
-      this.polling = this.polling
-        .then(() => this.checkRebuildRequests())
-        .catch((err: unknown) => this.log.warn({ err }, 'rebuild requests not read; will look again'));
+      this.checking ??= this.checkRebuildRequests()
+        .catch((err: unknown) => this.log.warn({ err }, 'projection registry check failed; will retry'))
+        .finally(() => (this.checking = null));
     }, REGISTRY_POLL_MS);
   }
 
   async stop(): Promise<void> {
     if (this.poll) clearInterval(this.poll);
-    await this.polling;
+    await this.checking;
     await Promise.all([...this.active.values(), ...this.building.values()].map((f) => f.stop()));
   }
 

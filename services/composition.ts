@@ -9,6 +9,7 @@ import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
 import { bookingsProjection } from '../projections/bookings.projection';
 import { assistantProjection } from '../projections/assistant.projection';
+import { automationsProjection } from '../projections/automations.projection';
 import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
 import { notificationsProjection } from '../projections/notifications.projection';
@@ -30,6 +31,7 @@ import { Sessions } from '../write-api/accounts/sessions';
 import { ApiKeys } from '../write-api/api-keys/api-keys';
 import { OAuth } from '../write-api/oauth/oauth';
 import type { AppContext } from './app-context';
+import { startAutomationRunner, type AutomationRunner } from './automations/automation-runner';
 import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
@@ -49,7 +51,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection, tasksProjection, bookingsProjection, assistantProjection,
+  routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection,
 ];
 
 export interface Ports {
@@ -107,6 +109,7 @@ export interface Service {
   runner: ProjectionRunner | null;
   relay: Relay | null;
   dispatcher: Dispatcher | null;
+  automations: AutomationRunner | null;
   server: Server | null;
   /** Where the HTTP server listens (when the api role runs). */
   url: string | null;
@@ -115,7 +118,7 @@ export interface Service {
 
 export async function startService(config: Config, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<Service> {
   const ports = await openPorts(config);
-  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher']) : new Set([config.ROLE]);
+  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher', 'automations']) : new Set([config.ROLE]);
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
   const keys = await loadKeys(config, ports.store, log);
   const context: AppContext = {
@@ -141,6 +144,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, ports.bus, new PushService(config, ports.store)) : null;
   const mailSender = config.SMTP_URL ? smtpSender(config.SMTP_URL) : outboxSender();
   const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, ports.bus, mailSender) : null;
+  const automations = roles.has('automations') ? await startAutomationRunner(context, ports.bus) : null;
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -175,11 +179,13 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     runner,
     relay,
     dispatcher,
+    automations,
     server,
     url,
     /** In order: no new requests (those in flight finish), the roles finish their work, then the clients close. */
     async stop() {
       if (server) await closeHttp(server);
+      await automations?.stop();
       await pushConsumer?.stop();
       await mailConsumer?.stop();
       await dispatcher?.stop();

@@ -9,7 +9,7 @@ const Config = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  ROLE: z.enum(['all', 'api', 'projector', 'relay', 'dispatcher']).default('all'),
+  ROLE: z.enum(['all', 'api', 'projector', 'relay', 'dispatcher', 'automations']).default('all'),
   EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, 'must be an esdb:// URL').optional(),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   MONGO_DB: z.string().default('calendar'),

@@ -1,6 +1,7 @@
 /** Every operation of the API and its handler, slice by slice. */
 import { apiKeyOperations } from '../contracts/api-keys';
 import { assistantOperations } from '../contracts/assistant';
+import { automationOperations } from '../contracts/automations';
 import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
 import { deviceOperations } from '../contracts/devices';
@@ -26,6 +27,7 @@ import { syncOperations } from '../contracts/sync';
 import { projectOperations, taskOperations } from '../contracts/tasks';
 import { webhookOperations } from '../contracts/webhooks';
 import { assistantReadRoutes } from '../read-api/assistant/assistant.routes';
+import { automationsReadRoutes } from '../read-api/automations/automations.routes';
 import { availabilityRoutes } from '../read-api/availability/availability.routes';
 import { devicesReadRoutes } from '../read-api/devices/devices.routes';
 import { eventsReadRoutes } from '../read-api/events/events.routes';
@@ -49,6 +51,7 @@ import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
 import { assistantWriteRoutes } from '../write-api/assistant/assistant.routes';
+import { automationsWriteRoutes } from '../write-api/automations/automations.routes';
 import { devicesWriteRoutes } from '../write-api/devices/devices.routes';
 import { bookingsWriteRoutes } from '../write-api/bookings/bookings.routes';
 import { meetingTypesWriteRoutes } from '../write-api/bookings/meeting-types.routes';
@@ -80,6 +83,7 @@ export const apiOperations: Operation[] = [
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations, ...plannerOperations,
   ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations, ...inboxOperations, ...assistantOperations,
+  ...automationOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -120,5 +124,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...plannerReadRoutes(app), ...plannerWriteRoutes(app),
     ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app), ...inboxReadRoutes(app),
     ...assistantReadRoutes(app), ...assistantWriteRoutes(app),
+    ...automationsReadRoutes(app), ...automationsWriteRoutes(app),
   ];
 }

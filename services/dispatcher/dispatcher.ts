@@ -7,13 +7,13 @@
  * insertNew: an event consumed twice (bus redelivery, relay replay, a crash between handling and committing)
  * never makes a second delivery.
  */
-import { PRODUCING_DOMAIN_TYPES, webhooksProducedBy, type Audience } from '../../contracts/webhook-catalogue';
-import { SCHEDULE } from '../../projections/schedule.projection';
+import { PRODUCING_DOMAIN_TYPES, webhooksProducedBy } from '../../contracts/webhook-catalogue';
 import type { AppContext } from '../app-context';
 import type { Bus } from '../bus/bus.port';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import { deterministicUuid } from '../ids';
 import { consumeDomainEvents, joinInBackground } from '../relay/event-consumer';
+import { audienceMembers, deliveredPayload } from './audience';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookStore, type DeliveryDoc, type WebhookDoc } from './webhook-store';
 
@@ -38,30 +38,17 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
   }, log);
   worker.start();
 
-  const members = async (audience: Audience, position: number): Promise<string[]> => {
-    if ('userIds' in audience) return audience.userIds;
-    // Memberships come from the schedule projection, which must have reached this event. While it lags, the message
-    // fails and the bus hands it again later (uncommitted): a delivery waits for the read model, never is dropped.
-    if (!(await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS))) {
-      throw new Error(`the ${SCHEDULE} projection has not reached position ${position} yet; the Space's members are not known`);
-    }
-    const found = await (await app.readModels.docs(SCHEDULE))('memberships').find({ spaceId: audience.spaceId });
-    return found.map((m) => m.userId as string);
-  };
-
   const fanOut = async (event: RecordedEvent): Promise<void> => {
     let created = 0;
     for (const { def, produce } of webhooksProducedBy(event.type)) {
-      const { data, previous, audience } = produce(event);
-      const userIds = [...new Set(await members(audience, event.position))];
+      const produced = produce(event);
+      const userIds = await audienceMembers(app, produced.audience, event.position);
       if (userIds.length === 0) continue;
       const hooks = (await store.webhooks.find({ userId: { $in: userIds } })).filter(
         (hook) => hook.enabled && subscribes(hook, def.type) && event.position > hook.fromPosition,
       );
       if (hooks.length === 0) continue;
-      const body = JSON.stringify({
-        id: event.id, type: def.type, createdAt: event.metadata.occurredAt, data, ...(previous === undefined ? {} : { previous }),
-      });
+      const body = JSON.stringify(deliveredPayload(event, def.type, produced));
       const now = new Date().toISOString();
       for (const hook of hooks) {
         const doc: DeliveryDoc = {

@@ -47,8 +47,10 @@ export const access: Record<string, AccessRule> = {
   // Automations
   'GET /automations': scope('automations:read'),
   'POST /automations': scope('automations:write'),
+  'GET /automations/{id}': scope('automations:read'),
   'PATCH /automations/{id}': scope('automations:write'),
   'DELETE /automations/{id}': scope('automations:write'),
+  'GET /automations/{id}/runs': scope('automations:read'),
 
   // Availability
   'GET /availability': session(),

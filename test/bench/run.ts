@@ -10,6 +10,7 @@
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
  *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
+ *   7. automation runs (notify, then call a local receiver; service in process): runs/s and trigger-to-action latency
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
@@ -27,6 +28,7 @@ import { lagBench, type LagResult } from './lag-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { webhookBench } from './webhook-bench';
+import { automationBench } from './automation-bench';
 import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
 
 const SECONDS = benchSeconds();
@@ -40,6 +42,9 @@ const WEBHOOK_EVENTS = 1000;
 const WEBHOOK_FANOUT = 4;
 const WEBHOOK_PROBES = 300;
 const WEBHOOK_PROBE_INTERVAL_MS = 10;
+const AUTOMATION_RUNS = 1000;
+const AUTOMATION_PROBES = 300;
+const AUTOMATION_PROBE_INTERVAL_MS = 10;
 const GET_EVENTS = 200;
 const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
 /** POST /tasks moves on to a fresh owner after this many tasks: every board stays far below its 10,000-task limit. */
@@ -244,6 +249,12 @@ async function main(): Promise<void> {
     log(`    event-loop delay  p50 ${ms(p.eventLoopDelay.p50)}  p99 ${ms(p.eventLoopDelay.p99)}  max ${ms(p.eventLoopDelay.max)}`);
     log(`    other user's POST + GET  p50 ${ms(p.victim.p50)}  p99 ${ms(p.victim.p99)}  max ${ms(p.victim.max)}`);
   }
+
+  // 7. Automations
+  log(`[7] Automation runs, embedded, service and receiver in process (${AUTOMATION_RUNS} triggers, each run: notify, then call the receiver; then ${AUTOMATION_PROBES} probes, 1 / ${AUTOMATION_PROBE_INTERVAL_MS} ms)`);
+  const automations = await automationBench(AUTOMATION_RUNS, AUTOMATION_PROBES, AUTOMATION_PROBE_INTERVAL_MS);
+  log(`  ${automations.runs} runs in ${fmt(automations.seconds, 2)} s = ${fmt(automations.runsPerSec, 0)} runs/s`);
+  log(`  trigger appended -> last action received: p50 ${ms(automations.latency.p50)}  p99 ${ms(automations.latency.p99)}  max ${ms(automations.latency.max)} (${automations.latency.samples} samples)`);
   log();
 
   // Summary
@@ -283,6 +294,8 @@ async function main(): Promise<void> {
       target: 'max < 200 ms',
       result: pass(p.healthz.max < 200),
     })),
+    { figure: 'Automation runs/s (notify + call a local receiver)', value: `${fmt(automations.runsPerSec, 0)} runs/s`, target: '-', result: '-' },
+    { figure: 'Automation trigger-to-action latency', value: `p50 ${ms(automations.latency.p50)}, p99 ${ms(automations.latency.p99)}, max ${ms(automations.latency.max)}`, target: '-', result: '-' },
   ];
   const w = [0, 0, 0, 0];
   const cells = (r: Row) => [r.figure, r.value, r.target, r.result];

@@ -6,8 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../bench/util';
-import { request } from '../support/service';
 import { killed, requireBuild, startChild as start } from '../support/service-child';
+import { request } from '../support/service';
 
 describe('durability under SIGKILL', () => {
   beforeAll(requireBuild);

@@ -1,9 +1,9 @@
-import { randomInt } from 'node:crypto';
 import { findOperation } from '../../contracts/operation';
 import { webhookOperations, type CreateWebhookBody, type UpdateWebhookBody } from '../../contracts/webhooks';
 import { ownedDelivery } from '../../read-api/webhooks/webhooks.queries';
 import type { AppContext } from '../../services/app-context';
 import { whyRefused } from '../../services/dispatcher/private-addresses';
+import { newSigningSecret } from '../../services/dispatcher/signing-secret';
 import { sendSigned } from '../../services/dispatcher/send';
 import { deliveryView, webhookView, WebhookStore, type WebhookDoc } from '../../services/dispatcher/webhook-store';
 import { invalid, notFound } from '../../services/errors';
@@ -12,12 +12,6 @@ import { route, type Input } from '../../services/http/route';
 
 type IdParams = { id: string };
 
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/**
- * `whsec_` + 32 letters and digits (~190 bits): valid base64 of 24 bytes in both alphabets, so the Standard Webhooks
- * libraries take the secret as it is shown, and it stays safe in URLs and shells.
- */
-const newSecret = () => `whsec_${Array.from({ length: 32 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('')}`;
 const unique = (events: string[]) => [...new Set(events)];
 
 export function webhooksWriteRoutes(app: AppContext) {
@@ -45,7 +39,7 @@ export function webhooksWriteRoutes(app: AppContext) {
       // The id derives from the command (Idempotency-Key): a retried create finds its webhook and its secret.
       const id = deterministicUuid(input.commandId, 'webhook');
       const now = new Date().toISOString();
-      const secret = newSecret();
+      const secret = newSigningSecret();
       const doc: WebhookDoc = {
         _id: id, userId, name, url, events: unique(events), enabled: true, sealedSecret: store.seal(secret),
         fromPosition: await app.events.headPosition(), createdAt: now, updatedAt: now,
