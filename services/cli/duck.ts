@@ -1,8 +1,8 @@
 /**
  * DuckDB over the log. The events a filter keeps are staged, page by page, as one flat NDJSON row each in a temp
  * directory; DuckDB reads that file with its built-in `read_json` (no extension is downloaded) into a Parquet file
- * or into an on-disk table. Memory stays bounded on both sides: the log is read in pages, and DuckDB spills to the
- * temp directory beyond `memory_limit`. Disk use is about twice the staged rows while a job runs.
+ * or into the on-disk table `events`. Memory stays bounded on both sides: the log is read in pages, and DuckDB
+ * spills to the temp directory beyond `memory_limit`. Disk use is about twice the staged rows while a job runs.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ const COLUMNS = {
   revision: 'BIGINT',
   event_id: 'VARCHAR',
   type: 'VARCHAR',
-  occurred_at: 'VARCHAR',
+  occurred_at: 'TIMESTAMPTZ',
   user_id: 'VARCHAR',
   space_id: 'VARCHAR',
   correlation_id: 'VARCHAR',
@@ -27,6 +27,8 @@ const COLUMNS = {
   schema_version: 'INTEGER',
   data: 'JSON',
 } as const;
+
+export const EVENTS_TABLE = `CREATE TABLE events (${Object.entries(COLUMNS).map(([name, type]) => `${name} ${type}`).join(', ')})`;
 
 export const DEFAULT_MEMORY_LIMIT = '1GB';
 
@@ -42,69 +44,70 @@ function flatRow(e: RecordedEvent): string {
 
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** The staged rows as a relation with typed columns; an occurredAt that is not an instant becomes NULL. */
+/** The staged rows as a relation with the table's columns; an occurredAt that is not an instant becomes NULL. */
 function stagedRows(file: string): string {
-  const columns = Object.entries(COLUMNS).map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`).join(', ');
+  const asRead = (type: string) => (type === 'TIMESTAMPTZ' ? 'VARCHAR' : type);
+  const columns = Object.entries(COLUMNS).map(([name, type]) => `${sqlString(name)}: ${sqlString(asRead(type))}`).join(', ');
   const select = Object.keys(COLUMNS)
     .map((name) => (name === 'occurred_at' ? 'TRY_CAST(occurred_at AS TIMESTAMPTZ) AS occurred_at' : name))
     .join(', ');
   return `SELECT ${select} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${columns}})`;
 }
 
-export interface DuckJob {
-  connection: DuckDBConnection;
+export interface Staged {
   /** Rows staged (events kept by the filter) and the positions of the first and last. */
   rows: number;
   first: number | null;
   last: number | null;
   /** SELECT over the staged rows, in log order. */
   relation: string;
+  /** Deletes the staged file (once DuckDB holds the rows). */
+  discard(): void;
 }
 
-/**
- * Stages the events `filter` keeps and opens DuckDB (UTC, `memoryLimit`) on a database file beside them; everything
- * is removed when `use` settles.
- */
-export async function withStagedEvents<T>(
-  events: EventStore,
-  filter: EventFilter,
-  scan: ScanOptions & { memoryLimit: string },
-  use: (job: DuckJob) => Promise<T>,
-): Promise<T> {
+export interface Duck {
+  connection: DuckDBConnection;
+  /** Writes the events `filter` keeps beside the database, page by page. */
+  stage(events: EventStore, filter: EventFilter, scan: ScanOptions): Promise<Staged>;
+}
+
+/** Opens DuckDB (UTC, `memoryLimit`) on a database file in a temp directory, removed with it when `use` settles. */
+export async function withDuck<T>(memoryLimit: string, use: (duck: Duck) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(path.join(tmpdir(), 'calendar-cli-'));
   try {
-    const file = path.join(dir, 'events.ndjson');
-    const sink = fileSink(file);
-    let rows = 0;
-    let first: number | null = null;
-    let last: number | null = null;
-    try {
-      for await (const page of matchingPages(events, filter, scan)) {
-        rows += page.length;
-        first ??= page[0].position;
-        last = page[page.length - 1].position;
-        await sink.write(`${page.map(flatRow).join('\n')}\n`);
-      }
-      await sink.close();
-    } catch (err) {
-      sink.abort();
-      throw err;
-    }
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(path.join(dir, 'log.duckdb'), {
-      memory_limit: scan.memoryLimit,
+      memory_limit: memoryLimit,
       temp_directory: path.join(dir, 'spill'),
     });
     const connection = await instance.connect();
     try {
       await connection.run("SET TimeZone = 'UTC'");
-      return await use({ connection, rows, first, last, relation: stagedRows(file) });
+      return await use({ connection, stage: (events, filter, scan) => stage(path.join(dir, 'events.ndjson'), events, filter, scan) });
     } finally {
       connection.closeSync();
       instance.closeSync();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function stage(file: string, events: EventStore, filter: EventFilter, scan: ScanOptions): Promise<Staged> {
+  const sink = fileSink(file);
+  const staged: Staged = { rows: 0, first: null, last: null, relation: stagedRows(file), discard: () => rmSync(file, { force: true }) };
+  try {
+    for await (const page of matchingPages(events, filter, scan)) {
+      staged.rows += page.length;
+      staged.first ??= page[0].position;
+      staged.last = page[page.length - 1].position;
+      await sink.write(`${page.map(flatRow).join('\n')}\n`);
+    }
+    await sink.close();
+    return staged;
+  } catch (err) {
+    sink.abort();
+    throw err;
   }
 }
 

@@ -5,7 +5,7 @@
 import { renameSync, rmSync } from 'node:fs';
 import type { EventStore } from '../eventstore/event-store.port';
 import { CliError, UsageError } from './context';
-import { duckMessage, sqlString, withStagedEvents } from './duck';
+import { duckMessage, sqlString, withDuck } from './duck';
 import { matchingPages, type EventFilter } from './log-pages';
 import { fileSink, partialName, stdoutSink } from './output';
 
@@ -49,11 +49,12 @@ async function exportNdjson(events: EventStore, filter: EventFilter, options: Ex
 
 async function exportParquet(events: EventStore, filter: EventFilter, options: ExportOptions & { out: string }): Promise<ExportSummary> {
   const partial = partialName(options.out);
-  return withStagedEvents(events, filter, { progress: options.progress, label: LABEL, memoryLimit: options.memoryLimit }, async (job) => {
+  return withDuck(options.memoryLimit, async (duck) => {
+    const staged = await duck.stage(events, filter, { progress: options.progress, label: LABEL });
     try {
-      await job.connection.run(`COPY (${job.relation}) TO ${sqlString(partial)} (FORMAT PARQUET, COMPRESSION ZSTD)`);
+      await duck.connection.run(`COPY (${staged.relation}) TO ${sqlString(partial)} (FORMAT PARQUET, COMPRESSION ZSTD)`);
       renameSync(partial, options.out);
-      return { events: job.rows, format: 'parquet', out: options.out, firstPosition: job.first, lastPosition: job.last };
+      return { events: staged.rows, format: 'parquet', out: options.out, firstPosition: staged.first, lastPosition: staged.last };
     } catch (err) {
       rmSync(partial, { force: true });
       throw new CliError(`writing ${options.out}: ${duckMessage(err)}`);

@@ -4,10 +4,9 @@
  * as CSV or a JSON array; the table form shows at most `maxRows` rows.
  */
 import type { DuckDBResult, DuckDBType } from '@duckdb/node-api';
-import { DuckDBTypeId } from '@duckdb/node-api';
 import type { EventStore } from '../eventstore/event-store.port';
-import { CliError } from './context';
-import { duckMessage, withStagedEvents } from './duck';
+import { CliError, UsageError } from './context';
+import { duckMessage, EVENTS_TABLE, withDuck } from './duck';
 import type { EventFilter } from './log-pages';
 import { csvLine, renderTable, stdoutSink, type Sink } from './output';
 
@@ -36,17 +35,13 @@ interface Column {
   numeric: boolean;
 }
 
-const NUMERIC = new Set([
-  DuckDBTypeId.TINYINT, DuckDBTypeId.SMALLINT, DuckDBTypeId.INTEGER, DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UTINYINT, DuckDBTypeId.USMALLINT, DuckDBTypeId.UINTEGER, DuckDBTypeId.UBIGINT, DuckDBTypeId.UHUGEINT,
-  DuckDBTypeId.FLOAT, DuckDBTypeId.DOUBLE, DuckDBTypeId.DECIMAL,
-]);
+const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)\b/;
 
 const describe = (name: string, type: DuckDBType): Column => ({
   name,
   json: type.alias === 'JSON',
-  date: type.typeId === DuckDBTypeId.DATE,
-  numeric: NUMERIC.has(type.typeId),
+  date: type.toString() === 'DATE',
+  numeric: NUMERIC.test(type.toString()),
 });
 
 /** One cell for JSON output: JSON columns parsed, dates as YYYY-MM-DD. */
@@ -107,26 +102,44 @@ async function writeTable(sink: Sink, columns: Column[], result: DuckDBResult, m
   return count;
 }
 
+/**
+ * Parser errors, and with a single statement binder errors too, show before the log is loaded: the query is
+ * prepared against an empty `events` table in a DuckDB without file access.
+ */
+async function check(query: string): Promise<void> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(':memory:', { enable_external_access: 'false' });
+  const connection = await instance.connect();
+  try {
+    await connection.run(EVENTS_TABLE);
+    const statements = await connection.extractStatements(query);
+    if (statements.count === 0) throw new UsageError('the query has no SQL statement');
+    if (statements.count === 1) (await statements.prepare(0)).destroySync();
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+const sqlError = (err: unknown) => (err instanceof CliError ? err : new CliError(`SQL error: ${duckMessage(err)}`));
+
 export async function runSql(events: EventStore, query: string, filter: EventFilter, options: SqlOptions): Promise<number> {
-  const scan = { progress: options.progress, label: 'load', memoryLimit: options.memoryLimit };
-  return withStagedEvents(events, filter, scan, async ({ connection, relation }) => {
-    await connection.run(`CREATE TABLE events AS ${relation}`);
+  await check(query).catch((err: unknown) => Promise.reject(sqlError(err)));
+  return withDuck(options.memoryLimit, async ({ connection, stage }) => {
+    await connection.run(EVENTS_TABLE);
+    const staged = await stage(events, filter, { progress: options.progress, label: 'load' });
+    await connection.run(`INSERT INTO events ${staged.relation}`);
+    staged.discard();
     await connection.run('SET enable_external_access = false');
-    let result: DuckDBResult;
     try {
-      result = await connection.stream(query);
-    } catch (err) {
-      throw new CliError(`SQL error: ${duckMessage(err)}`);
-    }
-    const columns = result.columnNames().map((name, i) => describe(name, result.columnType(i)));
-    const sink = stdoutSink();
-    try {
+      const result = await connection.stream(query);
+      const columns = result.columnNames().map((name, i) => describe(name, result.columnType(i)));
+      const sink = stdoutSink();
       if (options.format === 'json') return await writeJson(sink, columns, result);
       if (options.format === 'csv') return await writeCsv(sink, columns, result);
       return await writeTable(sink, columns, result, options.maxRows);
     } catch (err) {
-      if (err instanceof CliError) throw err;
-      throw new CliError(`SQL error: ${duckMessage(err)}`);
+      throw sqlError(err);
     }
   });
 }
