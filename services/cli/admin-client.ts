@@ -19,8 +19,9 @@ export function adminClient(cfg: Config): AdminClient {
       try {
         res = await fetch(`${base}/admin${route}`, { method, headers: { authorization: `Bearer ${token}` } });
       } catch (err) {
-        const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err instanceof Error ? err.message : String(err));
-        throw new CliError(`cannot reach the service at ${base} (${cause}); is it running? set ADMIN_URL`);
+        const { cause } = err as { cause?: { code?: string; message?: string } };
+        const reason = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+        throw new CliError(`cannot reach the service at ${base} (${reason}); is it running? set ADMIN_URL`);
       }
       const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
       if (res.status === 401) throw new CliError(`the service at ${base} refused ADMIN_TOKEN`);
