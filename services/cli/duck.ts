@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
 import { matchingPages, type EventFilter, type ScanOptions } from './log-pages';
 import { fileSink } from './output';
+import { progressBar, type Progress } from './progress';
 
 /** Columns of the `events` table and of an exported Parquet file, in order. */
 const COLUMNS = {
@@ -67,12 +68,30 @@ export interface Staged {
 
 export interface Duck {
   connection: DuckDBConnection;
+  /** Runs one statement, with a percentage bar on stderr while it runs when `progress` is on. */
+  run(sql: string, label: string): Promise<void>;
   /** Writes the events `filter` keeps beside the database, page by page. */
   stage(events: EventStore, filter: EventFilter, scan: ScanOptions): Promise<Staged>;
 }
 
+const PROGRESS_POLL_MS = 250;
+
+async function runStatement(connection: DuckDBConnection, sql: string, bar: Progress): Promise<void> {
+  const poll = setInterval(() => {
+    const { percentage } = connection.progress;
+    if (percentage >= 0) bar.update(Math.floor(percentage));
+  }, PROGRESS_POLL_MS);
+  try {
+    await connection.run(sql);
+    bar.update(100);
+  } finally {
+    clearInterval(poll);
+    bar.stop();
+  }
+}
+
 /** Opens DuckDB (UTC, `memoryLimit`) on a database file in a temp directory, removed with it when `use` settles. */
-export async function withDuck<T>(memoryLimit: string, use: (duck: Duck) => Promise<T>): Promise<T> {
+export async function withDuck<T>(memoryLimit: string, progress: boolean, use: (duck: Duck) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(path.join(tmpdir(), 'calendar-cli-'));
   try {
     const { DuckDBInstance } = await import('@duckdb/node-api');
@@ -83,7 +102,12 @@ export async function withDuck<T>(memoryLimit: string, use: (duck: Duck) => Prom
     const connection = await instance.connect();
     try {
       await connection.run("SET TimeZone = 'UTC'");
-      return await use({ connection, stage: (events, filter, scan) => stage(path.join(dir, 'events.ndjson'), events, filter, scan) });
+      if (progress) await connection.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
+      return await use({
+        connection,
+        run: (sql, label) => runStatement(connection, sql, progressBar(progress, label, 100)),
+        stage: (events, filter, scan) => stage(path.join(dir, 'events.ndjson'), events, filter, scan),
+      });
     } finally {
       connection.closeSync();
       instance.closeSync();

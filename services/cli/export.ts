@@ -27,13 +27,11 @@ export interface ExportSummary {
   lastPosition: number | null;
 }
 
-const LABEL = 'export';
-
 async function exportNdjson(events: EventStore, filter: EventFilter, options: ExportOptions): Promise<ExportSummary> {
   const sink = options.out ? fileSink(options.out) : stdoutSink();
   const summary: ExportSummary = { events: 0, format: 'ndjson', out: options.out ?? null, firstPosition: null, lastPosition: null };
   try {
-    for await (const page of matchingPages(events, filter, { progress: options.progress, label: LABEL })) {
+    for await (const page of matchingPages(events, filter, { progress: options.progress, label: 'export' })) {
       summary.firstPosition ??= page[0].position;
       summary.lastPosition = page[page.length - 1].position;
       summary.events += page.length;
@@ -49,10 +47,10 @@ async function exportNdjson(events: EventStore, filter: EventFilter, options: Ex
 
 async function exportParquet(events: EventStore, filter: EventFilter, options: ExportOptions & { out: string }): Promise<ExportSummary> {
   const partial = partialName(options.out);
-  return withDuck(options.memoryLimit, async (duck) => {
-    const staged = await duck.stage(events, filter, { progress: options.progress, label: LABEL });
+  return withDuck(options.memoryLimit, options.progress, async (duck) => {
+    const staged = await duck.stage(events, filter, { progress: options.progress, label: 'read log' });
     try {
-      await duck.connection.run(`COPY (${staged.relation}) TO ${sqlString(partial)} (FORMAT PARQUET, COMPRESSION ZSTD)`);
+      await duck.run(`COPY (${staged.relation}) TO ${sqlString(partial)} (FORMAT PARQUET, COMPRESSION ZSTD)`, 'write parquet');
       renameSync(partial, options.out);
       return { events: staged.rows, format: 'parquet', out: options.out, firstPosition: staged.first, lastPosition: staged.last };
     } catch (err) {

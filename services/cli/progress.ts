@@ -11,12 +11,14 @@ export interface Progress {
 
 const silent: Progress = { update: () => undefined, stop: () => undefined };
 
-export function progressBar(enabled: boolean, label: string, total: number, unit: string): Progress {
+/** A bar over `total` units (counted as `value/total unit`), or a plain percentage when `unit` is absent. */
+export function progressBar(enabled: boolean, label: string, total: number, unit?: string): Progress {
   if (!enabled) return silent;
+  const counts = unit ? ` | {value}/{total} ${unit}` : '';
   const bar = new SingleBar(
     {
       stream: process.stderr,
-      format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {duration_formatted} | eta {eta_formatted}`,
+      format: `${label} [{bar}] {percentage}%${counts} | {duration_formatted} | eta {eta_formatted}`,
       noTTYOutput: true,
       notTTYSchedule: 1000,
       hideCursor: true,

@@ -125,10 +125,10 @@ const sqlError = (err: unknown) => (err instanceof CliError ? err : new CliError
 
 export async function runSql(events: EventStore, query: string, filter: EventFilter, options: SqlOptions): Promise<number> {
   await check(query).catch((err: unknown) => Promise.reject(sqlError(err)));
-  return withDuck(options.memoryLimit, async ({ connection, stage }) => {
+  return withDuck(options.memoryLimit, options.progress, async ({ connection, run, stage }) => {
     await connection.run(EVENTS_TABLE);
-    const staged = await stage(events, filter, { progress: options.progress, label: 'load' });
-    await connection.run(`INSERT INTO events ${staged.relation}`);
+    const staged = await stage(events, filter, { progress: options.progress, label: 'read log' });
+    await run(`INSERT INTO events ${staged.relation}`, 'load table');
     staged.discard();
     await connection.run('SET enable_external_access = false');
     try {
