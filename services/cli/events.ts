@@ -18,6 +18,7 @@ interface FilterOptions {
   to?: number;
   since?: number;
   until?: number;
+  limit?: number;
 }
 
 function withFilterOptions(command: Command): Command {
@@ -30,13 +31,14 @@ function withFilterOptions(command: Command): Command {
     .option('--to <position>', 'only events up to this log position (inclusive)', position)
     .option('--since <instant>', 'only events that occurred at or after this instant (metadata.occurredAt)', instant)
     .option('--until <instant>', 'only events that occurred before this instant', instant)
+    .option('--limit <n>', 'stop after this many matching events', positiveInteger)
     .addOption(new Option('--memory-limit <size>', 'memory DuckDB may use (Parquet, sql) before it spills to the temp directory').argParser(memoryLimit).default(DEFAULT_MEMORY_LIMIT));
 }
 
 function filterFrom(o: FilterOptions): EventFilter {
   if (o.to !== undefined && o.to < o.after) throw new UsageError('--to must not be before --after');
   if (o.since !== undefined && o.until !== undefined && o.until <= o.since) throw new UsageError('--until must be after --since');
-  return { after: o.after, to: o.to, stream: o.stream, types: o.type, user: o.user, space: o.space, since: o.since, until: o.until };
+  return { after: o.after, to: o.to, stream: o.stream, types: o.type, user: o.user, space: o.space, since: o.since, until: o.until, limit: o.limit };
 }
 
 const positions = (first: number | null, last: number | null) => (first === null ? '' : ` (positions ${first}..${last})`);

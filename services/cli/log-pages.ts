@@ -23,6 +23,8 @@ export interface EventFilter {
   since?: number;
   /** metadata.occurredAt < until (epoch ms) */
   until?: number;
+  /** At most this many matching events (the first ones in log order). */
+  limit?: number;
 }
 
 export function eventMatcher(filter: EventFilter): (e: RecordedEvent) => boolean {
@@ -56,11 +58,13 @@ export async function* matchingPages(events: EventStore, filter: EventFilter, op
   const bar = progressBar(options.progress, options.label, Math.max(0, end - filter.after), 'positions');
   try {
     let after = filter.after;
-    while (after < end) {
+    let left = filter.limit ?? Number.POSITIVE_INFINITY;
+    while (after < end && left > 0) {
       const page = await events.readAll(after, PAGE_SIZE);
       if (page.length === 0) break;
       const inRange = page.filter((e) => e.position <= end);
-      const kept = inRange.filter(matches);
+      const kept = inRange.filter(matches).slice(0, left);
+      left -= kept.length;
       if (kept.length > 0) yield kept;
       after = page[page.length - 1].position;
       bar.update(Math.min(after, end) - filter.after);

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
-import { ndjson, runCli, seedLog, type SeedEvent } from '../support/cli';
+import { CLI, ndjson, runCli, seedLog, type SeedEvent } from '../support/cli';
 import { prng } from '../support/prng';
 
 const [ana, ben, cai] = [randomUUID(), randomUUID(), randomUUID()];
@@ -61,7 +61,7 @@ function mondayOf(iso: string): string {
 }
 
 describe('the CLI program', () => {
-  it('prints help for the program and every command, and its version, with exit code 0', async () => {
+  it('is the package bin, and prints help for the program and every command, and its version, with exit code 0', async () => {
     const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
     const version = await runCli(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
@@ -72,9 +72,13 @@ describe('the CLI program', () => {
     expect(help.stdout).toMatch(/events/);
     expect(help.stdout).toMatch(/projections/);
 
+    const bin = path.resolve(__dirname, '../..', pkg.bin['calendar-service']);
+    expect(bin).toBe(CLI);
+    expect(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+
     const exportHelp = await runCli(['events', 'export', '--help']);
     expect(exportHelp.code).toBe(0);
-    for (const option of ['--stream', '--type', '--user', '--space', '--after', '--to', '--since', '--until', '--format', '--out']) {
+    for (const option of ['--stream', '--type', '--user', '--space', '--after', '--to', '--since', '--until', '--limit', '--format', '--out']) {
       expect(exportHelp.stdout).toContain(option);
     }
     for (const command of [['events', 'sql'], ['events', 'replay'], ['projections', 'list'], ['projections', 'status'], ['projections', 'rebuild']]) {
@@ -154,6 +158,14 @@ describe('events export', () => {
       expect(expected.length).toBeLessThan(log.length);
       expect(ndjson(results[i].stdout)).toEqual(expected);
     });
+  });
+
+  it('stops after --limit matching events', async () => {
+    const res = await runCli(['events', 'export', '--type', 'event.updated', '--after', '50', '--limit', '2500'], env());
+    const updates = log.filter((e) => e.type === 'event.updated' && e.position > 50);
+    expect(ndjson(res.stdout)).toEqual(updates);
+    const few = await runCli(['events', 'export', '--type', 'event.updated', '--after', '50', '--limit', '7'], env());
+    expect(ndjson(few.stdout)).toEqual(updates.slice(0, 7));
   });
 
   it('writes a file with --out and prints a summary, as JSON with --json', async () => {
