@@ -32,13 +32,18 @@ function withFilterOptions(command: Command): Command {
     .option('--since <instant>', 'only events that occurred at or after this instant (metadata.occurredAt)', instant)
     .option('--until <instant>', 'only events that occurred before this instant', instant)
     .option('--limit <n>', 'stop after this many matching events', positiveInteger)
-    .addOption(new Option('--memory-limit <size>', 'memory DuckDB may use (Parquet, sql) before it spills to the temp directory').argParser(memoryLimit).default(DEFAULT_MEMORY_LIMIT));
+    .addOption(
+      new Option('--memory-limit <size>', 'memory DuckDB may use (Parquet, sql) before it spills to the temp directory')
+        .argParser(memoryLimit)
+        .default(DEFAULT_MEMORY_LIMIT),
+    );
 }
 
 function filterFrom(o: FilterOptions): EventFilter {
   if (o.to !== undefined && o.to < o.after) throw new UsageError('--to must not be before --after');
   if (o.since !== undefined && o.until !== undefined && o.until <= o.since) throw new UsageError('--until must be after --since');
-  return { after: o.after, to: o.to, stream: o.stream, types: o.type, user: o.user, space: o.space, since: o.since, until: o.until, limit: o.limit };
+  const { after, to, stream, type: types, user, space, since, until, limit } = o;
+  return { after, to, stream, types, user, space, since, until, limit };
 }
 
 const positions = (first: number | null, last: number | null) => (first === null ? '' : ` (positions ${first}..${last})`);
@@ -57,8 +62,11 @@ export function eventsCommands(program: Command): void {
     const filter = filterFrom(o);
     if (o.json && !o.out) throw new UsageError('--json describes an export written with --out (without it, stdout carries the events)');
     const progress = showProgress(command);
-    const summary = await withEventLog((log) => exportEvents(log, filter, { format: o.format, out: o.out, progress, memoryLimit: o.memoryLimit }));
-    const line = `exported ${summary.events} events${positions(summary.firstPosition, summary.lastPosition)} as ${summary.format}${summary.out ? ` to ${summary.out}` : ''}`;
+    const summary = await withEventLog((log) =>
+      exportEvents(log, filter, { format: o.format, out: o.out, progress, memoryLimit: o.memoryLimit }),
+    );
+    const where = summary.out ? ` to ${summary.out}` : '';
+    const line = `exported ${summary.events} events${positions(summary.firstPosition, summary.lastPosition)} as ${summary.format}${where}`;
     if (o.json) writeLine(JSON.stringify(summary));
     else if (o.out) writeLine(line);
     else if (progress) process.stderr.write(`${line}\n`);
@@ -67,7 +75,10 @@ export function eventsCommands(program: Command): void {
   withFilterOptions(
     events
       .command('sql')
-      .description('run DuckDB SQL over the log, loaded as the table events(position, stream, revision, event_id, type, occurred_at, user_id, space_id, correlation_id, causation_id, schema_version, data JSON)')
+      .description(
+        'run DuckDB SQL over the log, loaded as the table events(position, stream, revision, event_id, type, ' +
+          'occurred_at, user_id, space_id, correlation_id, causation_id, schema_version, data JSON)',
+      )
       .argument('<query>', 'SQL; e.g. "SELECT type, count(*) FROM events GROUP BY type"')
       .option('--json', 'rows as a JSON array of objects')
       .option('--csv', 'rows as CSV with a header line')

@@ -19,7 +19,9 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{
 /** An ISO 8601 instant with its offset, or a date meaning its UTC midnight; epoch milliseconds. */
 export function instant(value: string): number {
   const ms = DATE.test(value) ? Date.parse(`${value}T00:00:00Z`) : INSTANT.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw new InvalidArgumentError('Expected an ISO 8601 instant with its offset (2026-03-01T09:00:00Z) or a date (2026-03-01, meaning its UTC midnight).');
+  if (Number.isNaN(ms)) {
+    throw new InvalidArgumentError('Expected an ISO 8601 instant with its offset (2026-03-01T09:00:00Z) or a date (2026-03-01, meaning its UTC midnight).');
+  }
   return ms;
 }
 

@@ -31,7 +31,11 @@ function packageVersion(): string {
 
 export function buildProgram(): Command {
   const program = new Command('calendar-service')
-    .description('Operate and analyse the calendar service: export, query and replay its event log; follow and rebuild projections.\nReads the configuration from the environment, as the service does (DATA_DIR, EVENTSTORE_URL, MONGO_URL, KAFKA_BROKERS, ADMIN_TOKEN, ADMIN_URL).')
+    .description(
+      'Operate and analyse the calendar service: export, query and replay its event log; follow and rebuild ' +
+        'projections.\nReads the configuration from the environment, as the service does (DATA_DIR, ' +
+        'EVENTSTORE_URL, MONGO_URL, KAFKA_BROKERS, ADMIN_TOKEN, ADMIN_URL).',
+    )
     .version(packageVersion())
     .option('--progress', 'show progress bars on stderr even when it is not a terminal')
     .option('--no-progress', 'never show progress bars')

@@ -95,7 +95,13 @@ function only(r: ProjectionsReport, name: string | undefined): ProjectionsReport
 }
 
 /** Polls until the projection serves from a storage other than `previous` with no build left; returns it. */
-async function followRebuild(client: AdminClient, name: string, previous: string | null, timeoutMs: number, progress: boolean): Promise<Projection & { head: number }> {
+async function followRebuild(
+  client: AdminClient,
+  name: string,
+  previous: string | null,
+  timeoutMs: number,
+  progress: boolean,
+): Promise<Projection> {
   const deadline = Date.now() + timeoutMs;
   const bar = progressBar(progress, `rebuild ${name}`, 0, 'positions');
   try {
@@ -105,7 +111,7 @@ async function followRebuild(client: AdminClient, name: string, previous: string
       const reg = p.registry;
       if (reg?.active && reg.active !== previous && !reg.building && !reg.rebuildRequested) {
         bar.update(r.head, r.head);
-        return { ...p, head: r.head };
+        return p;
       }
       if (p.building) bar.update(p.building.position, r.head);
       if (Date.now() > deadline) {
@@ -158,7 +164,10 @@ export function projectionsCommands(program: Command): void {
       await client.call('POST', `/projections/${encodeURIComponent(name)}/rebuild`);
       if (!o.wait) {
         if (o.json) writeLine(JSON.stringify({ name, rebuildRequested: true, serving: previous }));
-        else writeLine(`rebuild of ${name} requested; ${previous ?? 'its storage'} serves until the new storage catches up (follow with \`projections status ${name}\`, or use --wait)`);
+        else {
+          const serving = previous ?? 'its storage';
+          writeLine(`rebuild of ${name} requested; ${serving} serves until the new storage catches up (follow with \`projections status ${name}\`, or --wait)`);
+        }
         return;
       }
       const started = Date.now();
