@@ -60,15 +60,25 @@ export interface Ports {
   bus: Bus;
 }
 
+/** The event log the configuration names (also what the CLI reads). */
+export async function openEventStore(config: Config): Promise<EventStore> {
+  return config.EVENTSTORE_URL
+    ? (await import('./eventstore/esdb-event-store')).openEsdbEventStore(config.EVENTSTORE_URL)
+    : (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(path.resolve(config.DATA_DIR, 'events.sqlite'));
+}
+
+/** The read-model store the configuration names. */
+export async function openReadStore(config: Config): Promise<ReadStore> {
+  return config.MONGO_URL
+    ? (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
+    : (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.resolve(config.DATA_DIR, 'read-models.sqlite'));
+}
+
 export async function openPorts(config: Config): Promise<Ports> {
   const dir = path.resolve(config.DATA_DIR);
   mkdirSync(dir, { recursive: true });
-  const events = config.EVENTSTORE_URL
-    ? await (await import('./eventstore/esdb-event-store')).openEsdbEventStore(config.EVENTSTORE_URL)
-    : await (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(path.join(dir, 'events.sqlite'));
-  const store = config.MONGO_URL
-    ? await (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
-    : await (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.join(dir, 'read-models.sqlite'));
+  const events = await openEventStore(config);
+  const store = await openReadStore(config);
   const bus = config.KAFKA_BROKERS
     ? await (await import('./bus/kafka-bus')).openKafkaBus(config.KAFKA_BROKERS.split(',').map((b) => b.trim()), {
         partitions: config.KAFKA_TOPIC_PARTITIONS,

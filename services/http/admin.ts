@@ -6,8 +6,8 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { DeadLetters } from '../../projections/dead-letters';
-import { projectionHealth } from '../../projections/health';
-import { REGISTRY, type RegistryDoc } from '../../projections/watermarks';
+import { projectionHealth, type HealthSources } from '../../projections/health';
+import { CHECKPOINTS, REGISTRY, type RegistryDoc } from '../../projections/watermarks';
 import type { AppContext } from '../app-context';
 import { MAIL_STATES, MailLog, type MailState } from '../mail/mail-log';
 import { ApiError } from '../errors';
@@ -17,6 +17,32 @@ function authorized(req: Request, token: string): boolean {
   const expected = Buffer.from(`Bearer ${token}`);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * The log head and, per projection, its health, registry entry, dead letters (count and latest) and the position of
+ * the storage being built, if any. Also read by the CLI straight from the stores when the service is stopped.
+ */
+export async function projectionsReport(sources: HealthSources) {
+  const { head, projections } = await projectionHealth(sources);
+  const deadLetters = new DeadLetters(sources.store);
+  const registry = sources.store.collection<RegistryDoc>(REGISTRY);
+  const checkpoints = sources.store.collection(CHECKPOINTS);
+  return {
+    head,
+    projections: await Promise.all(
+      projections.map(async ({ deadLetters: count, ...p }) => {
+        const reg = await registry.get(p.name);
+        const latest = reg?.active ? await deadLetters.latest(reg.active) : [];
+        const building = reg?.building
+          ? { storage: reg.building, position: ((await checkpoints.get(reg.building))?.position as number | undefined) ?? 0 }
+          : null;
+        return { ...p, registry: reg, building, deadLetters: { count, latest } };
+      }),
+    ),
+  };
+}
+
+export type ProjectionsReport = Awaited<ReturnType<typeof projectionsReport>>;
 
 export function adminRouter(app: AppContext): Router {
   const router = Router();
@@ -29,18 +55,7 @@ export function adminRouter(app: AppContext): Router {
   const registry = () => app.store.collection<RegistryDoc>(REGISTRY);
 
   router.get('/projections', async (_req, res) => {
-    const { head, projections } = await projectionHealth(app);
-    const deadLetters = new DeadLetters(app.store);
-    res.json({
-      head,
-      projections: await Promise.all(
-        projections.map(async ({ deadLetters: count, ...p }) => {
-          const reg = await registry().get(p.name);
-          const latest = reg?.active ? await deadLetters.latest(reg.active) : [];
-          return { ...p, registry: reg, deadLetters: { count, latest } };
-        }),
-      ),
-    });
+    res.json(await projectionsReport(app));
   });
 
   router.post('/projections/:name/rebuild', async (req, res) => {

@@ -4,12 +4,20 @@
  * checkpoint, so consumers see each event at least once and dedupe on the event id.
  */
 import type { Logger } from 'pino';
-import type { Bus } from '../bus/bus.port';
+import type { Bus, BusMessage } from '../bus/bus.port';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
 import { followLog, type LogFollower } from '../eventstore/follow-log';
 import type { ReadStore } from '../readstore/read-store.port';
 
 export const RELAY_CHECKPOINT = 'relay';
+
+/** An event as the bus carries it: keyed by stream id, so one aggregate's events stay in order on one partition. */
+export const busMessage = (e: RecordedEvent): BusMessage => ({
+  key: e.streamId,
+  value: JSON.stringify(e),
+  headers: { 'event-id': e.id, 'event-type': e.type },
+});
+
 const MAX_BATCH = 500;
 /** Events arriving within this window go to the bus together. */
 const BATCH_WINDOW_MS = 5;
@@ -74,11 +82,7 @@ export class Relay {
   }
 
   private async publishWithRetry(batch: RecordedEvent[]): Promise<void> {
-    const messages = batch.map((e) => ({
-      key: e.streamId,
-      value: JSON.stringify(e),
-      headers: { 'event-id': e.id, 'event-type': e.type },
-    }));
+    const messages = batch.map(busMessage);
     for (let delay = 100; ; delay = Math.min(delay * 2, 10_000)) {
       try {
         return await this.bus.publish(this.topic, messages);

@@ -10,7 +10,8 @@
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
  *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
- *   7. automation runs (notify, then call a local receiver; service in process): runs/s and trigger-to-action latency
+ *   8. automation runs (notify, then call a local receiver; service in process): runs/s and trigger-to-action latency
+ *   9. the CLI's export of a log of BENCH_EXPORT_EVENTS events (default 1,000,000) seeded straight into the store
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
@@ -25,6 +26,7 @@ import { killAll, startHelloServer, startServiceChild, type ChildServer } from '
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
+import { exportBench, printExport } from './export-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { webhookBench } from './webhook-bench';
@@ -50,6 +52,7 @@ const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
 /** POST /tasks moves on to a fresh owner after this many tasks: every board stays far below its 10,000-task limit. */
 const TASKS_PER_OWNER = 4000;
 const HOSTILE_ATTACKERS = 4;
+const EXPORT_EVENTS = Number(process.env.BENCH_EXPORT_EVENTS ?? 1_000_000);
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const ms = (n: number) => `${fmt(n, n < 10 ? 2 : 1)} ms`;
@@ -251,10 +254,16 @@ async function main(): Promise<void> {
   }
 
   // 7. Automations
-  log(`[7] Automation runs, embedded, service and receiver in process (${AUTOMATION_RUNS} triggers, each run: notify, then call the receiver; then ${AUTOMATION_PROBES} probes, 1 / ${AUTOMATION_PROBE_INTERVAL_MS} ms)`);
+  log(`[8] Automation runs, embedded, service and receiver in process (${AUTOMATION_RUNS} triggers, each run: notify, then call the receiver; then ${AUTOMATION_PROBES} probes, 1 / ${AUTOMATION_PROBE_INTERVAL_MS} ms)`);
   const automations = await automationBench(AUTOMATION_RUNS, AUTOMATION_PROBES, AUTOMATION_PROBE_INTERVAL_MS);
   log(`  ${automations.runs} runs in ${fmt(automations.seconds, 2)} s = ${fmt(automations.runsPerSec, 0)} runs/s`);
   log(`  trigger appended -> last action received: p50 ${ms(automations.latency.p50)}  p99 ${ms(automations.latency.p99)}  max ${ms(automations.latency.max)} (${automations.latency.samples} samples)`);
+  log();
+
+  // 8. Export
+  log(`[9] CLI export, embedded store, ${fmt(EXPORT_EVENTS, 0)} events (CLI as a child process)`);
+  const exported = await exportBench(EXPORT_EVENTS);
+  printExport(exported, log);
   log();
 
   // Summary
@@ -288,6 +297,12 @@ async function main(): Promise<void> {
     }),
     { figure: `Webhook deliveries/s (local receiver, fan-out ${WEBHOOK_FANOUT})`, value: `${fmt(hooks.deliveriesPerSec, 0)} deliveries/s`, target: '-', result: '-' },
     { figure: 'Webhook event-to-delivery latency', value: `p50 ${ms(hooks.latency.p50)}, p99 ${ms(hooks.latency.p99)}, max ${ms(hooks.latency.max)}`, target: '-', result: '-' },
+    ...exported.runs.map((r) => ({
+      figure: `${r.label}, ${fmt(exported.events, 0)} events`,
+      value: `${fmt(r.seconds, 1)} s = ${fmt(r.eventsPerSec, 0)} events/s`,
+      target: '< 60 s',
+      result: pass(r.seconds < 60),
+    })),
     ...hostile.slice(1).map((p) => ({
       figure: `/healthz while one user sends ${p.name}`,
       value: `max ${ms(p.healthz.max)}; event-loop delay max ${ms(p.eventLoopDelay.max)}`,

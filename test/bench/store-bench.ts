@@ -22,7 +22,7 @@ export interface StoreResult {
 }
 
 /** An `event.created`-sized event (~0.8 kB of JSON). */
-function sampleEvent(i: number): NewEvent {
+export function sampleEvent(i: number): NewEvent {
   const id = randomUUID();
   const start = Date.UTC(2032, 0, 1) + i * 1_800_000;
   return {
