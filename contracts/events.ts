@@ -85,9 +85,6 @@ export const Event = z
   .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).' });
 export type Event = z.infer<typeof Event>;
 
-/** Events recorded before `taskId` and `goalId` existed read as unlinked. */
-export const upcastEvent = (event: Event): Event => ({ ...event, taskId: event.taskId ?? null, goalId: event.goalId ?? null });
-
 export const EventOccurrence = Event.extend({
   seriesId: Uuid.nullable().describe('The series id for an occurrence of a recurring event, else null'),
   occurrenceStartsAt: DateTime.nullable().describe('The occurrence start as the rule generated it, else null'),

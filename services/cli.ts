@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { loadConfig } from './config';
+import { historyStore } from './eventstore/decoding-event-store';
 
 function flag(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -18,9 +19,14 @@ function flag(args: string[], name: string, fallback: number): number {
 
 async function exportEvents(args: string[]): Promise<void> {
   const config = loadConfig();
-  const store = config.EVENTSTORE_URL
+  const raw = config.EVENTSTORE_URL
     ? await (await import('./eventstore/esdb-event-store')).openEsdbEventStore(config.EVENTSTORE_URL)
     : await (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(path.resolve(config.DATA_DIR, 'events.sqlite'));
+  // The users' keys live in the read store: events are exported opened and upcast, erased ones with `data: null`.
+  const keys = config.MONGO_URL
+    ? await (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
+    : await (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.resolve(config.DATA_DIR, 'read-models.sqlite'));
+  const store = historyStore(raw, keys).events;
   let after = flag(args, 'after', 0);
   let left = flag(args, 'limit', Number.MAX_SAFE_INTEGER);
   try {
@@ -33,6 +39,7 @@ async function exportEvents(args: string[]): Promise<void> {
     }
   } finally {
     await store.close();
+    await keys.close();
   }
 }
 

@@ -33,6 +33,7 @@ import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
+import { historyStore } from './eventstore/decoding-event-store';
 import type { EventStore } from './eventstore/event-store.port';
 import { createHttpApp } from './http/app';
 import { startPushConsumer } from './push/push-consumer';
@@ -95,12 +96,15 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const ports = await openPorts(config);
   const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher']) : new Set([config.ROLE]);
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
+  const history = historyStore(ports.events, ports.store);
   const context: AppContext = {
     config,
     log,
-    events: ports.events,
+    events: history.events,
+    codec: history.codec,
+    userKeys: history.keys,
     store: ports.store,
-    commands: new CommandHandler(ports.events),
+    commands: new CommandHandler(history.events),
     watermarks,
     readModels: new ReadModels(ports.store, watermarks),
     sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
@@ -110,8 +114,9 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
 
-  const runner = roles.has('projector') ? new ProjectionRunner(ports.events, ports.store, PROJECTIONS, watermarks, log) : null;
+  const runner = roles.has('projector') ? new ProjectionRunner(history.events, ports.store, PROJECTIONS, watermarks, log) : null;
   await runner?.start();
+  // The bus carries events as stored (sealed): its consumers decode them with context.codec.
   const relay = roles.has('relay') ? new Relay(ports.events, ports.bus, ports.store, config.KAFKA_TOPIC, log) : null;
   await relay?.start();
   const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
