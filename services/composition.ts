@@ -83,6 +83,8 @@ async function serverSecret(config: Config, store: ReadStore): Promise<string> {
 
 export interface Service {
   context: AppContext;
+  /** The adapters as opened, below the decoding store (tests and tools that look at the log as stored). */
+  ports: Ports;
   runner: ProjectionRunner | null;
   relay: Relay | null;
   dispatcher: Dispatcher | null;
@@ -151,6 +153,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
 
   return {
     context,
+    ports,
     runner,
     relay,
     dispatcher,
