@@ -6,7 +6,7 @@ export const INBOX = 'inbox';
 
 export const inboxProjection = projection({
   name: INBOX,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: { invitations: { indexes: [['userId'], ['eventId']] } },
   handles: ['event.created', 'event.updated', 'event.cancelled'],
   async apply(e, docs) {

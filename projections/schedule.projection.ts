@@ -19,7 +19,7 @@ export function eventDoc(event: Event, position: number, changedAt: string) {
 
 export const scheduleProjection = projection({
   name: SCHEDULE,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: {
     spaces: { indexes: [['id'], ['_pos']] },
     memberships: { indexes: [['userId'], ['spaceId']] },

@@ -29,6 +29,8 @@ export interface AppContext {
   oauth: OAuth;
   /** Server secret: signs sync cursors, encrypts stored idempotent replies. */
   serverSecret: string;
+  /** Keys the claim streams of emails and usernames (write-api/accounts/claim.decider.ts); kept in the read store. */
+  claimSecret: string;
   /** Names of the projections reads depend on (waited for by X-Calendar-Min-Position). */
   projectionNames: readonly string[];
 }

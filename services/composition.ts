@@ -34,6 +34,7 @@ import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import { historyStore } from './eventstore/decoding-event-store';
+import { erasable } from './history/erasable-projection';
 import type { EventStore } from './eventstore/event-store.port';
 import { createHttpApp } from './http/app';
 import { startPushConsumer } from './push/push-consumer';
@@ -73,12 +74,16 @@ export async function openPorts(config: Config): Promise<Ports> {
   return { events, store, bus };
 }
 
-/** The cursor-signing secret: configured, or generated once and kept in the read store for every process. */
-async function serverSecret(config: Config, store: ReadStore): Promise<string> {
-  if (config.SERVER_SECRET) return config.SERVER_SECRET;
+/** A secret generated once and kept in the read store for every process. */
+async function storedSecret(store: ReadStore, id: string): Promise<string> {
   const settings = store.collection('_settings');
-  await settings.insertNew({ _id: 'server-secret', value: randomBytes(32).toString('base64url') });
-  return (await settings.get('server-secret'))!.value as string;
+  await settings.insertNew({ _id: id, value: randomBytes(32).toString('base64url') });
+  return (await settings.get(id))!.value as string;
+}
+
+/** The cursor-signing secret: configured, or generated once. */
+async function serverSecret(config: Config, store: ReadStore): Promise<string> {
+  return config.SERVER_SECRET ?? storedSecret(store, 'server-secret');
 }
 
 export interface Service {
@@ -113,10 +118,14 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     apiKeys: new ApiKeys(ports.store),
     oauth: new OAuth(ports.store, await oauthSigningSecret(config, ports.store), config),
     serverSecret: await serverSecret(config, ports.store),
+    // Not SERVER_SECRET: changing that must only expire sync cursors, never free every claimed email.
+    claimSecret: await storedSecret(ports.store, 'claim-secret'),
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
 
-  const runner = roles.has('projector') ? new ProjectionRunner(history.events, ports.store, PROJECTIONS, watermarks, log) : null;
+  // Every projection skips redacted events and forgets an erased user's documents (services/history/).
+  const erasables = PROJECTIONS.map((p) => erasable(p, ports.store));
+  const runner = roles.has('projector') ? new ProjectionRunner(history.events, ports.store, erasables, watermarks, log) : null;
   await runner?.start();
   // The bus carries events as stored (sealed): its consumers decode them with context.codec.
   const relay = roles.has('relay') ? new Relay(ports.events, ports.bus, ports.store, config.KAFKA_TOPIC, log) : null;

@@ -1,5 +1,6 @@
 /**
- * Operator endpoints, outside the public API: projection status (position, lag, dead letters) and rebuild. Enabled
+ * Operator endpoints, outside the public API: projection status (position, lag, dead letters), rebuild, and the
+ * erasure of a user (services/history/erasure.ts; answers once the read models dropped their rows). Enabled
  * by ADMIN_TOKEN. A rebuild is requested in the projection registry, which every projector process polls, so it
  * works wherever the API runs.
  */
@@ -8,8 +9,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { DeadLetters } from '../../projections/dead-letters';
 import { projectionHealth } from '../../projections/health';
 import { REGISTRY, type RegistryDoc } from '../../projections/watermarks';
+import { Uuid } from '../../contracts/common';
 import type { AppContext } from '../app-context';
-import { ApiError } from '../errors';
+import { ApiError, invalid } from '../errors';
+import { eraseUser } from '../history/erasure';
 
 function authorized(req: Request, token: string): boolean {
   const given = Buffer.from(req.get('Authorization') ?? '');
@@ -47,6 +50,13 @@ export function adminRouter(app: AppContext): Router {
     if (!reg) throw new ApiError(404, 'not_found', `No projection named ${req.params.name}`);
     await registry().put({ ...reg, rebuildRequested: true });
     res.status(202).json({ name: reg._id, rebuildRequested: true });
+  });
+
+  router.post('/users/:id/erase', async (req, res) => {
+    if (!Uuid.safeParse(req.params.id).success) throw invalid('id must be a user id', [{ path: 'params.id', message: 'not a uuid' }]);
+    const erased = await eraseUser(app, req.params.id);
+    const applied = await app.watermarks.waitFor(app.projectionNames, erased.position, app.config.MIN_POSITION_WAIT_MS);
+    res.set('X-Calendar-Position', String(erased.position)).status(200).json({ ...erased, applied });
   });
   return router;
 }

@@ -114,10 +114,10 @@ describe('user key store', () => {
     let reads = 0;
     const counting: ReadStore = {
       ...store,
-      collection: (name) => {
+      collection: ((name: string) => {
         const c = store.collection(name);
-        return { ...c, get: (id: string) => ((reads += 1), c.get(id)) } as typeof c;
-      },
+        return { ...c, get: (id: string) => ((reads += 1), c.get(id)) };
+      }) as ReadStore['collection'],
     };
     const keys = new UserKeys(counting, 2);
     const users = [randomUUID(), randomUUID(), randomUUID()];
