@@ -4,6 +4,12 @@ import { z } from 'zod';
 export const Uuid = z.guid();
 export const DateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time; answers are always UTC');
 export const IsoDate = z.iso.date().describe('YYYY-MM-DD');
+/** Time travel on list reads (services/history/time-travel.ts). */
+export const AsOf = DateTime.describe(
+  'Read-only time travel: the answer as it was at this instant (not in the future), rebuilt from the history of the ' +
+    'caller\'s items up to it; which Spaces and items are the caller\'s is decided as it is now. 400 when the ' +
+    'history to replay holds more than 20,000 events.',
+);
 
 const knownZones = new Set<string>();
 

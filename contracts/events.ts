@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
+import { AsOf, DateTime, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
 import { op } from './operation';
 import { MAX_PAGE_SIZE, NextPageToken, PageQuery } from './paging';
 
@@ -154,6 +154,7 @@ export const ListEventsQuery = PageQuery.extend({
   to: DateTime.describe('End of the range (exclusive); at most 366 days after `from`'),
   space: z.union([Uuid, z.array(Uuid)]).optional().describe('Space id filter; repeat the parameter for several'),
   limit: PageQuery.shape.limit.describe(`Occurrences per page (default and most ${EVENTS_PAGE_SIZE})`),
+  asOf: AsOf.optional(),
 }).describe(
   `Events and occurrences overlapping [from, to), at most 366 days, sorted by start then id, at most ${EVENTS_PAGE_SIZE} ` +
     `a page (fewer once a page holds about ${EVENTS_PAGE_BYTES / 1e6} MB of JSON): pass \`nextPageToken\` as \`pageToken\` ` +

@@ -6,6 +6,8 @@ import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
+import { eventsAsOf } from '../../services/history/as-of';
+import { pastInstant } from '../../services/history/time-travel';
 import { AnswerCache } from '../shared/answer-cache';
 import { etagOf } from '../../services/http/etag';
 import { eventsPage } from './events-page';
@@ -26,6 +28,7 @@ export function eventsReadRoutes(app: AppContext) {
       if (to - from > MAX_RANGE_MS) throw invalid('The range may span at most 366 days', [{ path: 'query.to', message: 'at most 366 days after from' }]);
       const spaces = query.space === undefined ? undefined : [query.space].flat();
       const page = { from, to, spaces, limit: query.limit ?? EVENTS_PAGE_SIZE, pageToken: query.pageToken };
+      if (query.asOf) return { status: 200, json: await eventsAsOf(app, principal!.userId, pastInstant(query.asOf), page) };
       const key = JSON.stringify([principal!.userId, page]);
       const position = await app.watermarks.position(SCHEDULE); // read before the query: the entry is at least this fresh
       let json = cache.get(key, position);
