@@ -27,16 +27,16 @@ export function pastInstant(asOf: string, path = 'query.asOf'): string {
 }
 
 /** Events of these streams that occurred at or before `instant`, in log order; refused beyond the bound. */
-export async function historyUpTo(app: AppContext, streams: readonly string[], instant: string): Promise<RecordedEvent[]> {
+export async function historyUpTo(app: AppContext, streams: readonly string[], instant: string, max = MAX_REPLAYED_EVENTS): Promise<RecordedEvent[]> {
   const out: RecordedEvent[] = [];
   for (const stream of streams) {
-    const room = MAX_REPLAYED_EVENTS - out.length;
+    const room = max - out.length;
     const read = await app.events.readStream(stream, 0, room + 1);
     const upTo = read.findIndex((e) => e.metadata.occurredAt > instant);
     const kept = upTo < 0 ? read : read.slice(0, upTo);
     if (kept.length > room) {
-      throw invalid(`The history up to asOf holds more than ${MAX_REPLAYED_EVENTS} events: too long to replay in one request`, [
-        { path: 'query.asOf', message: `more than ${MAX_REPLAYED_EVENTS} events to replay` },
+      throw invalid(`The history up to asOf holds more than ${max} events: too long to replay in one request`, [
+        { path: 'query.asOf', message: `more than ${max} events to replay` },
       ]);
     }
     out.push(...kept.filter((e) => !e.redacted));
