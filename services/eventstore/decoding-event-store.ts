@@ -27,15 +27,38 @@ export function eventCodec(sealer: Sealer, upcasters: Upcasters, keys: UserKeys)
   };
 }
 
+/**
+ * Every projection follows the log on its own: the log's events are decoded once for all of them, remembered for
+ * the last RECENT events read. Forgotten whenever a user is erased.
+ */
+const RECENT = 4096;
+
+function recentlyDecoded(codec: EventCodec): (event: RecordedEvent) => Promise<RecordedEvent> {
+  const recent = new Map<string, Promise<RecordedEvent>>();
+  return (event) => {
+    if (event.type === 'user.erased') recent.clear();
+    let decoded = recent.get(event.id);
+    if (!decoded) {
+      decoded = codec.decode(event);
+      recent.set(event.id, decoded);
+      decoded.catch(() => recent.delete(event.id));
+      if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
+    }
+    return decoded;
+  };
+}
+
 export function decodingEventStore(inner: EventStore, codec: EventCodec): EventStore {
-  const decodeAll = (events: RecordedEvent[]) => Promise.all(events.map((e) => codec.decode(e)));
+  const fromLog = recentlyDecoded(codec);
   return {
     async append(streamId, events, expected) {
       return inner.append(streamId, await Promise.all(events.map((e) => codec.encode(e))), expected);
     },
-    readStream: async (streamId, fromRevision, limit) => decodeAll(await inner.readStream(streamId, fromRevision, limit)),
-    readAll: async (after, limit) => decodeAll(await inner.readAll(after, limit)),
-    subscribeAll: (after, handler) => inner.subscribeAll(after, async (e) => handler(await codec.decode(e))),
+    // Deciders may keep the data they fold: stream reads decode afresh.
+    readStream: async (streamId, fromRevision, limit) =>
+      Promise.all((await inner.readStream(streamId, fromRevision, limit)).map((e) => codec.decode(e))),
+    readAll: async (after, limit) => Promise.all((await inner.readAll(after, limit)).map(fromLog)),
+    subscribeAll: (after, handler) => inner.subscribeAll(after, async (e) => handler(await fromLog(e))),
     headPosition: () => inner.headPosition(),
     close: () => inner.close(),
   };

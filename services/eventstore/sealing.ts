@@ -37,8 +37,17 @@ export function keyOwners(event: Pick<NewEvent, 'type' | 'data' | 'metadata'>): 
   return [...new Set(owners)];
 }
 
+/** Random IVs drawn from a pool: one call to the system's generator per 256 events. */
+let ivPool = Buffer.alloc(0);
+function nextIv(): Buffer {
+  if (ivPool.length < IV_BYTES) ivPool = randomBytes(IV_BYTES * 256);
+  const iv = ivPool.subarray(0, IV_BYTES);
+  ivPool = ivPool.subarray(IV_BYTES);
+  return iv;
+}
+
 function encrypt(key: Buffer, eventId: string, plaintext: Buffer): Buffer {
-  const iv = randomBytes(IV_BYTES);
+  const iv = nextIv();
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(eventId));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
