@@ -46,19 +46,21 @@ function nextIv(): Buffer {
   return iv;
 }
 
-function encrypt(key: Buffer, eventId: string, plaintext: Buffer): Buffer {
+/** `iv | tag | ciphertext` of the JSON text, in base64. */
+function encrypt(key: Buffer, eventId: string, json: string): string {
   const iv = nextIv();
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(eventId));
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  const body = cipher.update(json, 'utf8');
+  cipher.final();
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
 }
 
-function decrypt(key: Buffer, eventId: string, sealed: Buffer): Buffer {
+function decrypt(key: Buffer, eventId: string, sealed: Buffer): string {
   const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(eventId));
   decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+  return decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES), undefined, 'utf8') + decipher.final('utf8');
 }
 
 export class Sealer {
@@ -67,12 +69,12 @@ export class Sealer {
   async seal(event: NewEvent): Promise<NewEvent> {
     const owners = keyOwners(event);
     if (owners.length === 0) return event;
-    let plaintext = Buffer.from(JSON.stringify(event.data));
+    let json = JSON.stringify(event.data);
     let data: Sealed | null = null;
     for (const owner of owners) {
       const key = await this.keys.forWriting(owner);
-      data = { [SEALED]: `${owner}.${encrypt(key, event.id, plaintext).toString('base64')}` };
-      plaintext = Buffer.from(JSON.stringify(data));
+      data = { [SEALED]: `${owner}.${encrypt(key, event.id, json)}` };
+      json = JSON.stringify(data);
     }
     return { ...event, data };
   }
@@ -85,7 +87,7 @@ export class Sealer {
       const dot = envelope.indexOf('.');
       const key = await this.keys.forReading(envelope.slice(0, dot));
       if (!key) return { ...event, data: null, redacted: 'erased' };
-      data = JSON.parse(decrypt(key, event.id, Buffer.from(envelope.slice(dot + 1), 'base64')).toString());
+      data = JSON.parse(decrypt(key, event.id, Buffer.from(envelope.slice(dot + 1), 'base64')));
     }
     return data === event.data ? event : { ...event, data };
   }
