@@ -67,11 +67,11 @@ export class UserKeys {
   }
 
   /** Destroys the user's key for good. Returns false when it was already destroyed. */
-  async destroy(userId: string): Promise<boolean> {
+  async destroy(userId: string, erasedAt = new Date().toISOString()): Promise<boolean> {
     const before = await this.docs.get(userId);
     this.forget(userId);
     if (before?.erasedAt) return false;
-    await this.docs.put({ _id: userId, erasedAt: new Date().toISOString() });
+    await this.docs.put({ _id: userId, erasedAt });
     this.forget(userId);
     return true;
   }

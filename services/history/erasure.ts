@@ -30,7 +30,7 @@ export async function eraseUser(app: AppContext, userId: string): Promise<Erased
   const keyDoc = await app.store.collection(USER_KEYS).get(userId);
   if (!keyDoc) throw notFound('User');
   const erasedAt = (keyDoc.erasedAt as string | undefined) ?? new Date().toISOString();
-  await app.userKeys.destroy(userId);
+  await app.userKeys.destroy(userId, erasedAt);
   for (const name of USER_STATE) await app.store.collection(name).deleteMany({ userId });
   app.commands.forgetStates();
   const id = deterministicUuid('user.erased', userId);
