@@ -141,5 +141,9 @@ describe('asOf on list reads', () => {
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toMatchObject({ status: 400, message: expect.stringContaining('more than 10 events') });
     await expect(historyUpTo(app, [small, large], '2020-01-15T00:00:00.000Z', 20)).rejects.toMatchObject({ status: 400 });
+    // Let the projectors and the relay take the burst in before the service stops.
+    const head = await app.events.headPosition();
+    expect(await app.watermarks.waitFor(app.projectionNames, head, 10_000)).toBe(true);
+    for (let i = 0; i < 200 && svc.service.relay!.position < head; i++) await new Promise((r) => setTimeout(r, 50));
   });
 });
