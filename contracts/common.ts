@@ -5,6 +5,12 @@ import * as examples from './examples';
 export const Uuid = z.guid();
 export const DateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time; answers are always UTC');
 export const IsoDate = z.iso.date().describe('YYYY-MM-DD');
+/** Time travel on list reads (services/history/time-travel.ts). */
+export const AsOf = DateTime.describe(
+  'Read-only time travel: the answer as it was at this instant (not in the future), rebuilt from the history of the ' +
+    'caller\'s items up to it; which Spaces and items are the caller\'s is decided as it is now. 400 when the ' +
+    'history to replay holds more than 20,000 events.',
+);
 
 /**
  * A name or a title: 1 to `max` characters, not blank. Surrounding whitespace is trimmed after validation, so the

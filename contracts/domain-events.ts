@@ -97,11 +97,24 @@ export const domainEvents = {
   'automation.created': AutomationRecord,
   'automation.updated': AutomationRecord,
   'automation.deleted': AutomationRecord,
+  // An operator erased the user (crypto-shredding, services/history/erasure.ts): never sealed, names only the id.
+  'user.erased': z.object({ userId: Uuid, erasedAt: z.string() }),
 } as const;
 
 export type DomainEventType = keyof typeof domainEvents;
 export type DomainEventData<T extends DomainEventType> = z.infer<(typeof domainEvents)[T]>;
 export type DomainEvent = { [T in DomainEventType]: { type: T; data: DomainEventData<T> } }[DomainEventType];
 
-/** Bump per type when its data changes shape, and upcast older versions where events are read. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The current schema version of each type's data (1 when not listed). When a type's data changes shape, bump it here
+ * and add an upcaster from the previous version to services/eventstore/upcasters.ts: stored events are never
+ * rewritten, they are upcast where the store is read.
+ */
+export const EVENT_VERSIONS: Partial<Record<DomainEventType, number>> = {
+  // v2: `taskId` and `goalId` (planner links) are always present, null when unlinked.
+  'event.created': 2,
+  'event.updated': 2,
+  'event.cancelled': 2,
+};
+
+export const schemaVersionOf = (type: string): number => EVENT_VERSIONS[type as DomainEventType] ?? 1;

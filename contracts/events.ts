@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkedByServer, DateTime, DateTimeAfter, ErrorEnvelope, IdParams, NonBlankText, TimeZone, Uuid } from './common';
+import { AsOf, checkedByServer, DateTime, DateTimeAfter, ErrorEnvelope, IdParams, NonBlankText, TimeZone, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { MAX_PAGE_SIZE, NextPageToken, PageQuery } from './paging';
@@ -91,9 +91,6 @@ export const Event = z
   .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).', examples: [examples.event] });
 export type Event = z.infer<typeof Event>;
 
-/** Events recorded before `taskId` and `goalId` existed read as unlinked. */
-export const upcastEvent = (event: Event): Event => ({ ...event, taskId: event.taskId ?? null, goalId: event.goalId ?? null });
-
 export const EventOccurrence = Event.extend({
   seriesId: Uuid.nullable().describe('The series id for an occurrence of a recurring event, else null'),
   occurrenceStartsAt: DateTime.nullable().describe('The occurrence start as the rule generated it, else null'),
@@ -169,6 +166,7 @@ export const ListEventsQuery = PageQuery.extend({
   to: DateTimeAfter('from', MAX_EVENT_RANGE_DAYS),
   space: z.union([Uuid, z.array(Uuid)]).optional().describe('Space id filter; repeat the parameter for several'),
   limit: PageQuery.shape.limit.describe(`Occurrences per page (default and most ${EVENTS_PAGE_SIZE})`),
+  asOf: AsOf.optional(),
 }).describe(
   `Events and occurrences overlapping [from, to), at most 366 days, sorted by start then id, at most ${EVENTS_PAGE_SIZE} ` +
     `a page (fewer once a page holds about ${EVENTS_PAGE_BYTES / 1e6} MB of JSON): pass \`nextPageToken\` as \`pageToken\` ` +

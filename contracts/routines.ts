@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { FromDate } from './availability';
-import { DateTime, ErrorEnvelope, IdParams, IsoDate, Uuid } from './common';
+import { AsOf, DateTime, ErrorEnvelope, IdParams, IsoDate, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { Color } from './spaces';
@@ -235,7 +235,7 @@ export const ItemDayBody = z.object({ done: z.boolean() }).meta({ id: 'ItemDayBo
 
 // ---- queries, params, answers ----------------------------------------------------------------------------------
 
-export const ListRoutinesQuery = PageQuery;
+export const ListRoutinesQuery = PageQuery.extend({ asOf: AsOf.optional() });
 export const InstancesQuery = z.object({
   from: IsoDate.describe('First date (YYYY-MM-DD), included'),
   to: IsoDate.describe(`Last date, included; at most ${ROUTINE_LIMITS.instanceDays} dates in all`),

@@ -1,6 +1,6 @@
 /** Tasks, projects and their lists (board columns): resources, bodies, queries, domain event data and operations. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { AsOf, DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { Color } from './spaces';
@@ -160,6 +160,7 @@ export const ListTasksQuery = PageQuery.extend({
   assignee: z.union([z.literal('me'), Uuid]).optional().describe('`me`: tasks assigned to the caller'),
   dueAfter: DateTime.optional().describe('dueAt at or after this instant'),
   dueBefore: DateTime.optional().describe('dueAt before this instant'),
+  asOf: AsOf.optional(),
 });
 export type ListTasksQuery = z.infer<typeof ListTasksQuery>;
 

@@ -49,7 +49,7 @@ async function bookingRequests(e: RecordedEvent, docs: ProjectionDocs): Promise<
 
 export const inboxProjection = projection({
   name: INBOX,
-  version: 2,
+  version: 2, // v2: booking requests
   collections: {
     invitations: { indexes: [['userId'], ['eventId']] },
     bookings: { indexes: [['userId', '_startMs']] },

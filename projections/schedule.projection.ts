@@ -1,6 +1,6 @@
 /** Spaces, memberships, calendars and events: what GET /spaces, /calendars, /events and /sync read. */
 import type { DomainEventData } from '../contracts/domain-events';
-import { upcastEvent, type Event } from '../contracts/events';
+import type { Event } from '../contracts/events';
 import { seriesEnd } from '../services/time/recurrence';
 import { projection } from './projection';
 
@@ -8,7 +8,7 @@ export const SCHEDULE = 'schedule';
 
 export function eventDoc(event: Event, position: number, changedAt: string) {
   return {
-    ...upcastEvent(event),
+    ...event,
     _id: event.id,
     _pos: position,
     _changedAt: changedAt,
@@ -19,7 +19,7 @@ export function eventDoc(event: Event, position: number, changedAt: string) {
 
 export const scheduleProjection = projection({
   name: SCHEDULE,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: {
     spaces: { indexes: [['id'], ['_pos']] },
     memberships: { indexes: [['userId'], ['spaceId']] },

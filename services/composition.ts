@@ -2,6 +2,7 @@
  * The composition root: picks an adapter per port from the configuration (embedded under DATA_DIR unless
  * EVENTSTORE_URL / MONGO_URL / KAFKA_BROKERS are set), wires the application and starts the requested roles.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
@@ -36,6 +37,8 @@ import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
+import { historyStore } from './eventstore/decoding-event-store';
+import { erasable } from './history/erasable-projection';
 import type { EventStore } from './eventstore/event-store.port';
 import { loadKeyring } from './keyring';
 import { createHttpApp } from './http/app';
@@ -114,8 +117,17 @@ async function closeHttp(server: Server): Promise<void> {
   clearTimeout(cut);
 }
 
+/** A secret generated once and kept in the read store for every process. */
+async function storedSecret(store: ReadStore, id: string): Promise<string> {
+  const settings = store.collection('_settings');
+  await settings.insertNew({ _id: id, value: randomBytes(32).toString('base64url') });
+  return (await settings.get(id))!.value as string;
+}
+
 export interface Service {
   context: AppContext;
+  /** The adapters as opened, below the decoding store (tests and tools that look at the log as stored). */
+  ports: Ports;
   runner: ProjectionRunner | null;
   relay: Relay | null;
   dispatcher: Dispatcher | null;
@@ -131,23 +143,31 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher', 'automations']) : new Set([config.ROLE]);
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
   const keys = await loadKeys(config, ports.store, log);
+  const history = historyStore(ports.events, ports.store);
   const context: AppContext = {
     config,
     log,
-    events: ports.events,
+    events: history.events,
+    codec: history.codec,
+    userKeys: history.keys,
     store: ports.store,
-    commands: new CommandHandler(ports.events),
+    commands: new CommandHandler(history.events),
     watermarks,
     readModels: new ReadModels(ports.store, watermarks),
     sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
     apiKeys: new ApiKeys(ports.store),
     oauth: new OAuth(ports.store, keys.oauth, config),
     serverKeys: keys.server,
+    // Not SERVER_SECRET: changing that must only expire sync cursors, never free every claimed email.
+    claimSecret: await storedSecret(ports.store, 'claim-secret'),
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
 
-  const runner = roles.has('projector') ? new ProjectionRunner(ports.events, ports.store, PROJECTIONS, watermarks, log) : null;
+  // Every projection skips redacted events and forgets an erased user's documents (services/history/).
+  const erasables = PROJECTIONS.map((p) => erasable(p, ports.store));
+  const runner = roles.has('projector') ? new ProjectionRunner(history.events, ports.store, erasables, watermarks, log) : null;
   await runner?.start();
+  // The bus carries events as stored (sealed): its consumers decode them with context.codec.
   const relay = roles.has('relay') ? new Relay(ports.events, ports.bus, ports.store, config.KAFKA_TOPIC, log) : null;
   await relay?.start();
   const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
@@ -186,6 +206,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
 
   return {
     context,
+    ports,
     runner,
     relay,
     dispatcher,

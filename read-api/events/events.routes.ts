@@ -5,6 +5,8 @@ import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
+import { eventsAsOf } from '../../services/history/as-of';
+import { pastInstant } from '../../services/history/time-travel';
 import { AnswerCache } from '../shared/answer-cache';
 import { etagOf } from '../../services/http/etag';
 import { eventsPage } from './events-page';
@@ -19,6 +21,7 @@ export function eventsReadRoutes(app: AppContext) {
       const to = Date.parse(query.to);
       const spaces = query.space === undefined ? undefined : [query.space].flat();
       const page = { from, to, spaces, limit: query.limit ?? EVENTS_PAGE_SIZE, pageToken: query.pageToken };
+      if (query.asOf) return { status: 200, json: await eventsAsOf(app, principal!.userId, pastInstant(query.asOf), page) };
       const key = JSON.stringify([principal!.userId, page]);
       const position = await app.watermarks.position(SCHEDULE); // read before the query: the entry is at least this fresh
       let json = cache.get(key, position);

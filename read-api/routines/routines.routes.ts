@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { findOperation } from '../../contracts/operation';
-import type { PageQuery } from '../../contracts/paging';
-import { ROUTINE_LIMITS, routineOperations, type ConflictsQuery, type InstancesQuery } from '../../contracts/routines';
+import { ROUTINE_LIMITS, routineOperations, type ListRoutinesQuery, type ConflictsQuery, type InstancesQuery } from '../../contracts/routines';
 import { ROUTINES } from '../../projections/routines.projection';
 import type { AppContext } from '../../services/app-context';
 import { invalid, notFound } from '../../services/errors';
 import { etagOf } from '../../services/http/etag';
 import { route } from '../../services/http/route';
+import { routinesAsOf } from '../../services/history/as-of';
+import { pastInstant } from '../../services/history/time-travel';
 import { daysBetween, localDate } from '../../services/time/local-time';
 import { readModelSources } from '../availability/sources';
 import { AnswerCache } from '../shared/answer-cache';
@@ -21,9 +22,11 @@ export function routinesReadRoutes(app: AppContext) {
   const instancesCache = new AnswerCache(100);
   const sources = readModelSources(app.readModels, routineBlocks);
   return [
-    route<unknown, PageQuery>(operation('get', '/routines'), async ({ query, principal }) => ({
+    route<unknown, z.infer<typeof ListRoutinesQuery>>(operation('get', '/routines'), async ({ query, principal }) => ({
       status: 200,
-      body: await routinesPage(app.readModels, principal!.userId, query),
+      body: query.asOf
+        ? await routinesAsOf(app, principal!.userId, pastInstant(query.asOf), query)
+        : await routinesPage(app.readModels, principal!.userId, query),
     })),
 
     route<unknown, z.infer<typeof InstancesQuery>>(operation('get', '/routines/instances'), async ({ query, principal }) => {

@@ -6,6 +6,7 @@ import { DateTime } from '../../contracts/common';
 import { ApiError, invalid } from '../../services/errors';
 import { route } from '../../services/http/route';
 import { decodeCursor, encodeCursor } from './cursor';
+import { ERASURES, type Tombstone } from '../../services/history/erasable-projection';
 import { changesSince, syncWatermark, type Since } from './sync.queries';
 
 const expired = () =>
@@ -30,7 +31,7 @@ export function syncRoutes(app: AppContext) {
     route<unknown, z.infer<typeof SyncQuery>>(findOperation(syncOperations, 'get', '/sync'), async ({ query, principal }) => {
       const since = await parseSince(query.since);
       const watermark = await syncWatermark(app.watermarks);
-      const page = await changesSince(app.readModels, principal!.userId, since, watermark, query.limit ?? 500);
+      const page = await changesSince(app.readModels, app.store.collection<Tombstone>(ERASURES), principal!.userId, since, watermark, query.limit ?? 500);
       return {
         status: 200,
         body: {

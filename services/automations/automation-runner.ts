@@ -72,7 +72,7 @@ export async function startAutomationRunner(app: AppContext, bus: Bus): Promise<
 
   // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.
   const consumer = joinInBackground(
-    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `automations.${app.config.KAFKA_TOPIC}`, startRuns, PRODUCING_DOMAIN_TYPES),
+    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `automations.${app.config.KAFKA_TOPIC}`, app.codec, startRuns, PRODUCING_DOMAIN_TYPES),
     (err, delay) => log.warn({ err, delay }, 'the automations runner could not join its consumer group; retrying'),
   );
   return {

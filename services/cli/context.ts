@@ -36,7 +36,7 @@ export async function readModels(cfg: Config): Promise<ReadStore> {
   return (await import('../composition')).openReadStore(cfg);
 }
 
-/** Runs `use` with the configured event log and closes it afterwards. */
+/** Runs `use` with the configured event log as stored (sealed personal data, old versions) and closes it afterwards. */
 export async function withEventLog<T>(use: (events: EventStore, cfg: Config) => Promise<T>): Promise<T> {
   const cfg = config();
   const events = await eventLog(cfg);
@@ -44,6 +44,22 @@ export async function withEventLog<T>(use: (events: EventStore, cfg: Config) => 
     return await use(events, cfg);
   } finally {
     await events.close();
+  }
+}
+
+/**
+ * Runs `use` with the log as readers see it: opened with the users' keys (erased users' events redacted) and upcast
+ * to the current versions. The keys live in the read-model store.
+ */
+export async function withDecodedLog<T>(use: (events: EventStore, cfg: Config) => Promise<T>): Promise<T> {
+  const cfg = config();
+  const [raw, store] = [await eventLog(cfg), await readModels(cfg)];
+  try {
+    const { historyStore } = await import('../eventstore/decoding-event-store');
+    return await use(historyStore(raw, store).events, cfg);
+  } finally {
+    await raw.close();
+    await store.close();
   }
 }
 

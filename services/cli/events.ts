@@ -1,6 +1,6 @@
 /** The `events` commands: export, sql and replay over the event log (read straight from the configured store). */
 import { Option, type Command } from 'commander';
-import { showProgress, UsageError, withEventLog } from './context';
+import { showProgress, UsageError, withDecodedLog, withEventLog } from './context';
 import { DEFAULT_MEMORY_LIMIT } from './duck';
 import { exportEvents, type ExportFormat } from './export';
 import type { EventFilter } from './log-pages';
@@ -62,7 +62,7 @@ export function eventsCommands(program: Command): void {
     const filter = filterFrom(o);
     if (o.json && !o.out) throw new UsageError('--json describes an export written with --out (without it, stdout carries the events)');
     const progress = showProgress(command);
-    const summary = await withEventLog((log) =>
+    const summary = await withDecodedLog((log) =>
       exportEvents(log, filter, { format: o.format, out: o.out, progress, memoryLimit: o.memoryLimit }),
     );
     const where = summary.out ? ` to ${summary.out}` : '';
@@ -88,7 +88,7 @@ export function eventsCommands(program: Command): void {
     const filter = filterFrom(o);
     const format = o.json ? 'json' : o.csv ? 'csv' : 'table';
     const progress = showProgress(command);
-    await withEventLog((log) => runSql(log, query, filter, { format, maxRows: o.maxRows, memoryLimit: o.memoryLimit, progress }));
+    await withDecodedLog((log) => runSql(log, query, filter, { format, maxRows: o.maxRows, memoryLimit: o.memoryLimit, progress }));
   });
 
   events

@@ -1,4 +1,4 @@
-import { SCHEMA_VERSION } from '../../contracts/domain-events';
+import { schemaVersionOf } from '../../contracts/domain-events';
 import type { EventStore, NewEvent } from '../eventstore/event-store.port';
 import { WrongExpectedRevisionError } from '../eventstore/event-store.port';
 import { deterministicUuid } from '../ids';
@@ -106,6 +106,11 @@ export class CommandHandler {
       if (left > 0) this.recovered.set(commandId, left);
       else this.recovered.delete(commandId);
     }
+  }
+
+  /** Drops every folded state (a user was erased: states may hold what can no longer be read). */
+  forgetStates(): void {
+    this.cache.clear();
   }
 
   private lane(streamId: string): Lane {
@@ -218,7 +223,7 @@ export class CommandHandler {
         correlationId: ctx.correlationId,
         causationId: ctx.commandId,
         occurredAt,
-        schemaVersion: SCHEMA_VERSION,
+        schemaVersion: schemaVersionOf(e.type),
       },
     }));
   }
@@ -227,7 +232,7 @@ export class CommandHandler {
     let cached = this.cache.get(streamId);
     if (!cached) cached = { state: decider.initialState(), revision: -1 };
     const newer = await this.store.readStream(streamId, cached.revision + 1);
-    for (const e of newer) cached.state = decider.evolve(cached.state, { type: e.type, data: e.data });
+    for (const e of newer) if (!e.redacted) cached.state = decider.evolve(cached.state, { type: e.type, data: e.data });
     if (newer.length) cached.revision = newer[newer.length - 1].revision;
     this.cache.delete(streamId);
     this.cache.set(streamId, cached);

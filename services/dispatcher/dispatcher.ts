@@ -64,7 +64,7 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
 
   // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.
   const consumer = joinInBackground(
-    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `webhooks.${app.config.KAFKA_TOPIC}`, fanOut, PRODUCING_DOMAIN_TYPES),
+    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `webhooks.${app.config.KAFKA_TOPIC}`, app.codec, fanOut, PRODUCING_DOMAIN_TYPES),
     (err, delay) => log.warn({ err, delay }, 'dispatcher could not join its consumer group; retrying'),
   );
   return {

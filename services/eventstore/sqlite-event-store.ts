@@ -72,7 +72,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
   );
   const lastRevision = db.prepare('SELECT MAX(revision) FROM events WHERE stream_id = ?').pluck();
   const byEventId = db.prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?');
-  const streamFrom = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision');
+  const streamFrom = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?');
   const allAfter = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
   const head = db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
 
@@ -213,8 +213,8 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
         }
       });
     },
-    async readStream(streamId, fromRevision = 0) {
-      return (streamFrom.all(streamId, fromRevision) as Row[]).map(toRecorded);
+    async readStream(streamId, fromRevision = 0, limit = -1) {
+      return (streamFrom.all(streamId, fromRevision, limit) as Row[]).map(toRecorded);
     },
     async readAll(after, limit) {
       return (allAfter.all(after, limit) as Row[]).map(toRecorded);

@@ -1,16 +1,19 @@
 /**
  * Operator endpoints, outside the public API: projection status (position, lag, dead letters) and rebuild, guests'
- * mail (the outbox). Enabled by ADMIN_TOKEN. A rebuild is requested in the projection registry, which every projector
- * process polls, so it works wherever the API runs.
+ * mail (the outbox), and the erasure of a user (services/history/erasure.ts; answers once the read models dropped their
+ * rows). Enabled by ADMIN_TOKEN. A rebuild is requested in the projection registry, which every projector process
+ * polls, so it works wherever the API runs.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { DeadLetters } from '../../projections/dead-letters';
+import { Uuid } from '../../contracts/common';
 import { projectionHealth, type HealthSources } from '../../projections/health';
 import { CHECKPOINTS, REGISTRY, type RegistryDoc } from '../../projections/watermarks';
 import type { AppContext } from '../app-context';
+import { ApiError, invalid } from '../errors';
+import { eraseUser } from '../history/erasure';
 import { MAIL_STATES, MailLog, type MailState } from '../mail/mail-log';
-import { ApiError } from '../errors';
 
 function authorized(req: Request, token: string): boolean {
   const given = Buffer.from(req.get('Authorization') ?? '');
@@ -64,6 +67,7 @@ export function adminRouter(app: AppContext): Router {
     await registry().put({ ...reg, rebuildRequested: true });
     res.status(202).json({ name: reg._id, rebuildRequested: true });
   });
+
   /** The latest messages to guests, newest first; `?state=outbox` lists what was kept without SMTP_URL. */
   router.get('/mail', async (req, res) => {
     const state = req.query.state;
@@ -71,6 +75,13 @@ export function adminRouter(app: AppContext): Router {
       throw new ApiError(400, 'invalid_request', `state must be one of ${MAIL_STATES.join(', ')}`, { issues: [{ path: 'query.state', message: 'unknown state' }] });
     }
     res.json({ mail: await new MailLog(app.store).recent(state as MailState | undefined) });
+  });
+
+  router.post('/users/:id/erase', async (req, res) => {
+    if (!Uuid.safeParse(req.params.id).success) throw invalid('id must be a user id', [{ path: 'params.id', message: 'not a uuid' }]);
+    const erased = await eraseUser(app, req.params.id);
+    const applied = await app.watermarks.waitFor(app.projectionNames, erased.position, app.config.MIN_POSITION_WAIT_MS);
+    res.set('X-Calendar-Position', String(erased.position)).status(200).json({ ...erased, applied });
   });
   return router;
 }

@@ -62,7 +62,7 @@ export function bookingMailer(app: AppContext, sender: MailSender): (event: Reco
 export function startMailConsumer(app: AppContext, bus: Bus, sender: MailSender): BusConsumer {
   const handle = bookingMailer(app, sender);
   return joinInBackground(
-    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `mail.${app.config.KAFKA_TOPIC}`, handle, new Set(BOOKING_MAIL_TYPES)),
+    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `mail.${app.config.KAFKA_TOPIC}`, app.codec, handle, new Set(BOOKING_MAIL_TYPES)),
     (err, delay) => app.log.warn({ err, delay }, 'the mail consumer could not join its consumer group; retrying'),
   );
 }

@@ -7,8 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { schemaVersionOf } from '../../contracts/domain-events';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
 import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
+import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 
 export const CLI = path.resolve(__dirname, '../../dist/services/cli/program.js');
 
@@ -42,16 +44,20 @@ export interface SeedEvent {
   occurredAt: string;
 }
 
-/** Appends the events in order, one append each (all queued at once), to DATA_DIR/events.sqlite in a new directory; returns both. */
+/**
+ * Appends the events in order, one append each (all queued at once), to DATA_DIR/events.sqlite in a new directory
+ * (in clear, at their types' current versions, beside an empty read-model store: no user keys); returns both.
+ */
 export async function seedLog(events: readonly SeedEvent[]): Promise<{ dataDir: string; recorded: RecordedEvent[] }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'calendar-cli-test-'));
+  await (await openEmbeddedReadStore(path.join(dataDir, 'read-models.sqlite'))).close();
   const store = await openSqliteEventStore(path.join(dataDir, 'events.sqlite'));
   try {
     // Appends queued together commit in call order, so positions follow the list.
     await Promise.all(
       events.map((e) => {
         const id = randomUUID();
-        const metadata = { userId: e.userId, ...(e.spaceId ? { spaceId: e.spaceId } : {}), correlationId: id, causationId: id, occurredAt: e.occurredAt, schemaVersion: 1 };
+        const metadata = { userId: e.userId, ...(e.spaceId ? { spaceId: e.spaceId } : {}), correlationId: id, causationId: id, occurredAt: e.occurredAt, schemaVersion: schemaVersionOf(e.type) };
         return store.append(e.stream, [{ id, type: e.type, data: e.data, metadata }], 'any');
       }),
     );

@@ -3,7 +3,7 @@
  * that time and resource conflicts are decided inside one consistency boundary.
  */
 import type { DomainEvent } from '../../contracts/domain-events';
-import { MAX_EVENT_DAYS, upcastEvent, type Event } from '../../contracts/events';
+import { MAX_EVENT_DAYS, type Event } from '../../contracts/events';
 import type { Calendar, Space } from '../../contracts/spaces';
 import type { Decider } from '../../services/commands/decider';
 import { ApiError, conflict, notFound, versionMismatch } from '../../services/errors';
@@ -201,9 +201,8 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'event.created':
       case 'event.updated':
       case 'event.cancelled': {
-        const data = upcastEvent(event.data);
-        state.events.set(data.id, data);
-        state.index.put(data);
+        state.events.set(event.data.id, event.data);
+        state.index.put(event.data);
         break;
       }
       default:
