@@ -7,6 +7,7 @@ import { AutomationRecord } from '../contracts/automations';
 import type { Doc } from '../services/readstore/read-store.port';
 import { creationOrderKey } from './creation-order';
 import { projection } from './projection';
+import { publicView } from './read-models';
 
 export const AUTOMATIONS = 'automations';
 
@@ -22,8 +23,8 @@ export type AutomationDoc = Doc & Omit<AutomationRecord, 'trigger'> & {
 
 /** The automation as its events carry it. */
 export function recordOf(doc: AutomationDoc): AutomationRecord {
-  const { _id, _pos, _sortKey, _changedAt, _triggerType, _activeFromPos, _filters, ...rest } = doc;
-  return { ...(rest as Omit<AutomationRecord, 'trigger'>), trigger: { type: doc.trigger.type, filters: Object.fromEntries(_filters.map((f) => [f.path, f.value])) } };
+  const rest = publicView<Omit<AutomationRecord, 'trigger'>>(doc);
+  return { ...rest, trigger: { type: doc.trigger.type, filters: Object.fromEntries(doc._filters.map((f) => [f.path, f.value])) } };
 }
 
 export const automationsProjection = projection({

@@ -1,7 +1,7 @@
 /**
  * Who may call what: every route of the API, by method and OpenAPI path. One table, so it can be read at a glance
  * and walked by a test. `scope` routes accept a session (which carries every scope) or a token with that scope.
- * Routes listed here that no slice serves yet answer 501 `not_implemented` after the same check.
+ * The HTTP app refuses to start when a row has no route, or a route no row.
  */
 export type AccessRule =
   | { kind: 'public' }

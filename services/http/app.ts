@@ -6,6 +6,7 @@ import type { Operation } from '../../contracts/operation';
 import { authorizationServerMetadata, DISCOVERY_PATH, issuerOf } from '../../write-api/oauth/discovery';
 import type { AppContext } from '../app-context';
 import { ApiError } from '../errors';
+import { access } from './access';
 import { adminRouter } from './admin';
 import { cors } from './cors';
 import { Authenticator } from './auth';
@@ -17,7 +18,7 @@ import { requestLogging } from './logging';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
-import { isLiteralPath, keepRawBody, mount, mountMethodNotAllowed, mountNotImplemented, routeKey, type Route } from './route';
+import { isLiteralPath, keepRawBody, mount, mountMethodNotAllowed, routeKey, type Route } from './route';
 
 export { BASE_PATH };
 const MAX_URL = 8192;
@@ -100,10 +101,11 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
   };
   const served = new Set(options.routes.map((r) => routeKey(r.operation)));
+  const unserved = Object.keys(access).filter((row) => !served.has(row));
+  if (unserved.length) throw new Error(`access table rows without a route: ${unserved.join(', ')}`);
   for (const literal of [true, false]) {
     const paths = (path: string) => isLiteralPath(path) === literal;
     for (const r of options.routes) if (paths(r.operation.path)) mount(api, deps, r);
-    mountNotImplemented(api, deps, served, paths);
     mountMethodNotAllowed(api, paths);
   }
   http.use(BASE_PATH, api);

@@ -189,23 +189,6 @@ async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> 
   await deps.waitForPosition(Number(raw));
 }
 
-/** Routes of the access table that no slice serves yet: the same auth check, then 501 not_implemented. */
-export function mountNotImplemented(router: Router, deps: RouteDeps, served: Set<string>, paths: (path: string) => boolean): void {
-  for (const [key, rule] of Object.entries(access)) {
-    if (served.has(key)) continue;
-    const [method, path] = key.split(' ');
-    if (!paths(path)) continue;
-    router[method.toLowerCase() as Operation['method']](expressPath(path), async (req: Request, _res: Response, next: NextFunction) => {
-      try {
-        await deps.auth.authorize(req, rule);
-        throw new ApiError(501, 'not_implemented', `${key} is part of the API but not served by this version yet`);
-      } catch (err) {
-        next(err);
-      }
-    });
-  }
-}
-
 /** Known paths answer other methods with 405 and an Allow header, in the envelope. */
 export function mountMethodNotAllowed(router: Router, paths: (path: string) => boolean): void {
   const methods = new Map<string, string[]>();

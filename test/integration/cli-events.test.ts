@@ -200,7 +200,7 @@ describe('events export', () => {
     expect(rows.map((r) => ({ ...r, position: Number(r.position), revision: Number(r.revision), at: Number(r.at), data: JSON.parse(r.data as string) }))).toEqual(
       expected.map((e) => ({
         position: e.position, stream: e.streamId, revision: e.revision, event_id: e.id, type: e.type, at: Date.parse(e.metadata.occurredAt),
-        user_id: e.metadata.userId, space_id: e.metadata.spaceId, correlation_id: e.metadata.correlationId, schema_version: 1, data: e.data,
+        user_id: e.metadata.userId, space_id: e.metadata.spaceId, correlation_id: e.metadata.correlationId, schema_version: e.metadata.schemaVersion, data: e.data,
       })),
     );
   });
@@ -261,7 +261,7 @@ describe('events sql', () => {
     expect(JSON.parse(res.stdout)).toEqual([{
       position: last.position, stream: last.streamId, revision: last.revision, event_id: last.id, type: last.type,
       occurred_at: last.metadata.occurredAt, user_id: ana, space_id: last.metadata.spaceId ?? null, correlation_id: last.metadata.correlationId,
-      causation_id: last.metadata.causationId, schema_version: 1, data: last.data,
+      causation_id: last.metadata.causationId, schema_version: last.metadata.schemaVersion, data: last.data,
     }]);
 
     const counted = await runCli(['events', 'sql', '--csv', '--type', 'task.created', 'SELECT count(*) AS n, count(DISTINCT type) AS types FROM events'], env());
