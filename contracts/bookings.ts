@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { WorkingHour } from './availability';
-import { DateTime, ErrorEnvelope, IdParams, IsoDate, TimeZone, Uuid } from './common';
+import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IdParams, IsoDate, TimeZone, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -188,8 +188,6 @@ export const BookingTokenIssued = z.object({ bookingId: Uuid, hostId: Uuid, toke
 // ---- public pages ----
 
 /** Dates and instants outside 1970-2999 are refused, as the availability endpoints do. */
-const FromDate = IsoDate.refine((d) => d >= '1970-01-01' && d <= '2999-12-01', 'must be between 1970-01-01 and 2999-12-01');
-const Instant = DateTime.refine((t) => Date.parse(t) >= 0 && Date.parse(t) < Date.UTC(3000, 0, 1), 'must be in the years 1970-2999');
 
 export const PublicPageParams = z.object({ username: z.string().min(1).max(64), slug: z.string().min(1).max(64) });
 

@@ -123,7 +123,10 @@ function bodyOf(req: Request, op: Operation): unknown {
     throw invalid('body', [{ path: 'body', message: 'a request body is required' }]);
   }
   const empty = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) && Object.keys(req.body).length === 0;
-  if (empty && patchNeedsAField(op)) throw invalid('body', [{ path: 'body', message: 'must change at least one field' }]);
+  // A PATCH whose schema requires a field lets the schema name it (`body.action`); otherwise `{}` changes nothing.
+  if (empty && patchNeedsAField(op) && (op.body as z.ZodObject).safeParse({}).success) {
+    throw invalid('body', [{ path: 'body', message: 'must change at least one field' }]);
+  }
   return req.body;
 }
 
