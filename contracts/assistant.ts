@@ -183,6 +183,7 @@ export const SendMessageBody = z
   })
   .refine((b) => b.text !== undefined || b.action !== undefined, { path: ['text'], message: 'send text or an action' })
   .meta({
+    anyOf: [{ required: ['text'] }, { required: ['action'] }],
     id: 'SendAssistantMessageBody',
     examples: [{ text: 'schedule 45 minutes of focus tomorrow morning' }, { conversationId: CONVERSATION, action: 'summarize_day' }],
   });

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { FromDate, Instant } from './availability';
-import { DateTime, ErrorEnvelope, IsoDate, Uuid } from './common';
+import { DateTime, documentedAs, ErrorEnvelope, IsoDate, laterThan, Uuid } from './common';
 import { Event } from './events';
 import { op } from './operation';
 
@@ -64,6 +64,7 @@ export const PlanBody = z
       .min(1)
       .max(PLANNER_LIMITS.ids)
       .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, 'must not repeat an id')
+      .meta({ uniqueItems: true })
       .optional()
       .describe('Only these tasks (or goals); one that is unknown or not the caller\'s is 404'),
   })
@@ -141,23 +142,30 @@ export const PlanResponse = z
     }],
   });
 
-export const ApplyBlock = z
-  .strictObject({
-    kind: BlockKind.describe('`task` (needs `taskId`) or `focus`'),
-    taskId: Uuid.nullable().optional().describe('One of the caller\'s tasks (owned or assigned to them); 404 otherwise'),
-    goalId: Uuid.nullable().optional().describe('One of the caller\'s goals; 404 otherwise'),
-    startsAt: Instant,
-    endsAt: Instant,
-    title: z.string().trim().min(1).max(500).optional().describe('Default: the task\'s title or the goal\'s name'),
-    minutes: z.number().optional().describe('Ignored (a planned block may be sent back as it is)'),
-    reason: PlanReason.optional().describe('Ignored'),
-  })
-  .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { path: ['endsAt'], message: 'must be after startsAt' })
-  .refine((b) => Date.parse(b.endsAt) - Date.parse(b.startsAt) <= PLANNER_LIMITS.blockMinutes * 60_000, {
-    path: ['endsAt'], message: `a block lasts at most ${PLANNER_LIMITS.blockMinutes} minutes`,
-  })
-  .refine((b) => b.kind !== 'task' || !!b.taskId, { path: ['taskId'], message: 'a task block needs taskId' })
-  .meta({ id: 'ApplyBlock', examples: [taskBlockExample, { kind: 'focus', goalId: GOAL_ID, startsAt: '2026-12-01T07:00:00Z', endsAt: '2026-12-01T08:00:00Z' }] });
+const applyBlockFields = {
+  kind: BlockKind.describe('`task` (needs `taskId`) or `focus`'),
+  taskId: Uuid.nullable().optional().describe('One of the caller\'s tasks (owned or assigned to them); 404 otherwise'),
+  goalId: Uuid.nullable().optional().describe('One of the caller\'s goals; 404 otherwise'),
+  startsAt: Instant,
+  endsAt: laterThan(Instant.describe(`A block lasts at most ${PLANNER_LIMITS.blockMinutes} minutes`), 'startsAt', {
+    maxDays: PLANNER_LIMITS.blockMinutes / 1440,
+  }),
+  title: z.string().trim().min(1).max(500).optional().describe('Default: the task\'s title or the goal\'s name'),
+  minutes: z.number().optional().describe('Ignored (a planned block may be sent back as it is)'),
+  reason: PlanReason.optional().describe('Ignored'),
+};
+
+export const ApplyBlock = documentedAs(
+  z
+    .strictObject(applyBlockFields)
+    .refine((b) => b.kind !== 'task' || !!b.taskId, { path: ['taskId'], message: 'a task block needs taskId' })
+    .meta({ id: 'ApplyBlock', examples: [taskBlockExample, { kind: 'focus', goalId: GOAL_ID, startsAt: '2026-12-01T07:00:00Z', endsAt: '2026-12-01T08:00:00Z' }] }),
+  // Published as its two cases, so that the document says a task block needs `taskId`.
+  z.union([
+    z.strictObject({ ...applyBlockFields, kind: z.literal('task'), taskId: Uuid.describe(applyBlockFields.taskId.description!) }),
+    z.strictObject({ ...applyBlockFields, kind: z.literal('focus') }),
+  ]),
+);
 export type ApplyBlock = z.infer<typeof ApplyBlock>;
 
 /** Blocks of one apply may not overlap each other: they would only conflict with themselves. */

@@ -111,11 +111,11 @@ describe('routines decider: updating and deleting', () => {
   it('refuses a period id or item id that is not this routine\'s', () => {
     const err = given(routinesDecider, [base])
       .when(update({ periods: [{ id: '33333333-3333-4333-8333-333333333333', name: 'X', startMinute: 1, endMinute: 2 }] }))
-      .thenThrows('invalid_request');
+      .thenThrows('unknown_id');
     expect(err.details).toEqual({ issues: [{ path: 'body.periods.0.id', message: 'not a period of this routine' }] });
     given(routinesDecider, [base])
       .when(update({ periods: [{ id: read.id, name: 'Read', startMinute: 1260, endMinute: 1290, items: [{ id: stretch.id, title: 'x' }] }] }))
-      .thenThrows('invalid_request');
+      .thenThrows('unknown_id');
   });
 
   it('checks If-Match versions and refuses unknown or deleted routines', () => {
