@@ -8,7 +8,7 @@
  * on (or creating it on) is refused for it (422 `automation_not_ready`).
  */
 import { z } from 'zod';
-import { DateTime, documentedAs, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, documentedAs, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -112,7 +112,7 @@ documentedAs(ActionInput, z.union([
 ]));
 export type ActionInput = z.infer<typeof ActionInput>;
 
-const Name = z.string().trim().min(1).max(200);
+const Name = NonBlankText(200);
 const Actions = z.array(ActionInput).max(AUTOMATION_LIMITS.actions).describe('Run in this order; the first failure stops the chain');
 
 const createExample = {

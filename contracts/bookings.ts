@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { WorkingHour } from './availability';
-import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IdParams, IsoDate, TimeZone, Uuid } from './common';
+import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IdParams, IsoDate, NonBlankText, TimeZone, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -68,7 +68,7 @@ export const MeetingType = z
 export type MeetingType = z.infer<typeof MeetingType>;
 
 const typeFields = {
-  name: Text(200).trim().min(1),
+  name: NonBlankText(200),
   slug: Slug,
   durationMinutes: z.number().int().min(5).max(720).describe('5 minutes to 12 hours'),
   description: Text(5_000).nullable().optional(),
@@ -232,7 +232,7 @@ export const SlotsResponse = z
     examples: [{ timeZone: 'Europe/Lisbon', durationMinutes: 30, startsAt: '2026-12-01T00:00:00.000Z', endsAt: '2026-12-02T00:00:00.000Z', slots: [slotExample] }],
   });
 
-const GuestInput = z.strictObject({ name: Text(200).trim().min(1), email: z.email().max(254) });
+const GuestInput = z.strictObject({ name: NonBlankText(200), email: z.email().max(254) });
 
 export const PublicBookingBody = z
   .object({

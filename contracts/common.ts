@@ -40,8 +40,7 @@ export const AsOf = DateTime.meta({
  * A name or a title: 1 to `max` characters, not blank. Surrounding whitespace is trimmed after validation, so the
  * limits the document states are the ones applied (zod's `.trim().max()` would check the trimmed text instead).
  */
-export const NonBlankText = (max: number) =>
-  z.string().min(1).max(max).regex(/\S/, 'must not be blank').transform((text) => text.trim());
+export const NonBlankText = (max: number) => z.string().min(1).max(max).regex(/\S/, 'must not be blank').trim();
 
 const knownZones = new Set<string>();
 

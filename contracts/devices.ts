@@ -1,6 +1,6 @@
 /** Devices that receive push notifications, and the log of what was pushed to them. */
 import { z } from 'zod';
-import { checkedByServer, DateTime, documentedAs, ErrorEnvelope, IdParams, Uuid } from './common';
+import { checkedByServer, DateTime, documentedAs, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 
@@ -40,7 +40,7 @@ const WEB_PUSH_TOKEN_EXAMPLE = JSON.stringify({
 });
 const deviceFields = {
   platform: Platform,
-  name: z.string().trim().min(1).max(200).nullable().optional(),
+  name: NonBlankText(200).nullable().optional(),
   pushToken: z.string().max(8_192).nullable().optional().describe(PUSH_TOKEN),
 };
 

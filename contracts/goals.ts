@@ -1,6 +1,6 @@
 /** Weekly goals: how much time a person wants to give something each week, and how this week is going. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, IsoDate, laterThan, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, IsoDate, laterThan, NonBlankText, Uuid } from './common';
 import { NextPageToken, PageQuery } from './paging';
 import { op } from './operation';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -38,7 +38,7 @@ export const Goal = z
 export type Goal = z.infer<typeof Goal>;
 
 const fields = {
-  name: z.string().trim().min(1).max(200),
+  name: NonBlankText(200),
   weeklyMinutes: z.number().int().min(1).max(10_080).describe('Minutes per week, at most a whole week'),
   preferredPeriod: PreferredPeriod.nullable().optional(),
   minBlockMinutes: BlockMinutes.nullable().optional(),

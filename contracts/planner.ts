@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { FromDate, Instant } from './availability';
-import { DateTime, documentedAs, ErrorEnvelope, IsoDate, laterThan, Uuid } from './common';
+import { DateTime, documentedAs, ErrorEnvelope, IsoDate, laterThan, NonBlankText, Uuid } from './common';
 import { Event } from './events';
 import { op } from './operation';
 
@@ -150,7 +150,7 @@ const applyBlockFields = {
   endsAt: laterThan(Instant.describe(`A block lasts at most ${PLANNER_LIMITS.blockMinutes} minutes`), 'startsAt', {
     maxDays: PLANNER_LIMITS.blockMinutes / 1440,
   }),
-  title: z.string().trim().min(1).max(500).optional().describe('Default: the task\'s title or the goal\'s name'),
+  title: NonBlankText(500).optional().describe('Default: the task\'s title or the goal\'s name'),
   minutes: z.number().optional().describe('Ignored (a planned block may be sent back as it is)'),
   reason: PlanReason.optional().describe('Ignored'),
 };
@@ -168,17 +168,8 @@ export const ApplyBlock = documentedAs(
 );
 export type ApplyBlock = z.infer<typeof ApplyBlock>;
 
-/** Blocks of one apply may not overlap each other: they would only conflict with themselves. */
-function noOverlaps(blocks: ApplyBlock[], ctx: z.RefinementCtx): void {
-  const spans = blocks.map((b, i) => ({ i, start: Date.parse(b.startsAt), end: Date.parse(b.endsAt) })).sort((a, b) => a.start - b.start || a.i - b.i);
-  for (let k = 1; k < spans.length; k++) {
-    const earlier = spans.slice(0, k).find((s) => s.end > spans[k].start);
-    if (earlier) ctx.addIssue({ code: 'custom', path: [spans[k].i, 'startsAt'], message: `overlaps blocks.${earlier.i}` });
-  }
-}
-
 export const ApplyBody = z
-  .object({ blocks: z.array(ApplyBlock).min(1).max(PLANNER_LIMITS.applyBlocks).superRefine(noOverlaps) })
+  .object({ blocks: z.array(ApplyBlock).min(1).max(PLANNER_LIMITS.applyBlocks) })
   .meta({ id: 'ApplyBody', description: 'The blocks to keep, as POST /planner/plan proposed them or changed', examples: [{ blocks: [taskBlockExample] }] });
 export type ApplyBody = z.infer<typeof ApplyBody>;
 
@@ -217,7 +208,8 @@ export const plannerOperations = [
     responses: {
       200: { description: 'The created events', schema: ApplyResponse },
       404: error('A task or goal that is unknown or not the caller\'s (`not_found`)'),
-      409: error('`time_conflict`: `details.conflicts` = [{id, startsAt, endsAt}]; nothing written'),
+      409: error('`time_conflict`: `details.conflicts` = [{id, startsAt, endsAt}] for busy events, or [{block, startsAt, '
+        + 'endsAt}] for blocks of the same apply that overlap an earlier one (`block` is its index); nothing written'),
     },
   }),
 ];

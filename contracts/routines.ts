@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { FromDate } from './availability';
-import { AsOf, DateTime, ErrorEnvelope, IdParams, IsoDate, laterThan, Uuid } from './common';
+import { AsOf, DateTime, ErrorEnvelope, IdParams, IsoDate, laterThan, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { Color } from './spaces';
@@ -22,7 +22,8 @@ export const ROUTINE_LIMITS = {
 } as const;
 
 const Minute = z.number().int().min(0).max(1440).describe('Minute of the day, 0-1440 (1440: the midnight that ends the day)');
-const Name = z.string().trim().min(1).max(200);
+const StartMinute = z.number().int().min(0).max(1439).describe('Minute of the day, 0-1439');
+const Name = NonBlankText(200);
 export const RoutineType = z.enum(['personal', 'work']);
 export const RoutinePriority = z.enum(['low', 'normal', 'high']);
 export const DayStatus = z.enum(['done', 'skipped']);
@@ -135,14 +136,14 @@ export type RoutineInstance = z.infer<typeof RoutineInstance>;
 
 // ---- request bodies --------------------------------------------------------------------------------------------
 
-const ItemInput = z.strictObject({ title: z.string().trim().min(1).max(200) });
+const ItemInput = z.strictObject({ title: NonBlankText(200) });
 const ItemPatch = ItemInput.extend({ id: Uuid.optional().describe('Keeps this item\'s id') });
 
 const periodFields = {
   name: Name,
-  startMinute: laterThan(Minute, 'windowStartMinute', { orEqual: true }),
+  startMinute: laterThan(StartMinute, 'windowStartMinute', { orEqual: true }),
   endMinute: laterThan(Minute, 'startMinute'),
-  windowStartMinute: Minute.nullable().optional(),
+  windowStartMinute: StartMinute.nullable().optional(),
   windowEndMinute: laterThan(Minute, 'endMinute', { orEqual: true }).nullable().optional(),
   priority: RoutinePriority.optional().describe('Default `normal`'),
   canMove: z.boolean().optional().describe('Default true; a period that cannot move refuses other times for a day'),
@@ -205,7 +206,7 @@ export type UpdateRoutineBody = z.infer<typeof UpdateRoutineBody>;
 export const PeriodDayBody = z
   .object({
     status: DayStatus.nullable().describe('`done`, `skipped`, or null to clear'),
-    startMinute: Minute.optional().describe('With endMinute: that day\'s times (kept for the day when omitted)'),
+    startMinute: StartMinute.optional().describe('With endMinute: that day\'s times (kept for the day when omitted)'),
     endMinute: laterThan(Minute, 'startMinute').optional().describe('With startMinute'),
   })
   .refine((b) => (b.startMinute === undefined) === (b.endMinute === undefined), {
@@ -309,7 +310,7 @@ export const routineOperations = [
     responses: {
       200: { description: 'The instance', schema: InstanceResponse },
       404: error('Unknown period, or it does not occur on that date'),
-      409: error('`period_not_movable`: other times for a period whose canMove is false'),
+      409: error('`period_not_movable`: other times for a period whose canMove is false; `outside_window`: times outside the period\'s window'),
     },
   }),
   op({

@@ -1,6 +1,6 @@
 /** Tasks, projects and their lists (board columns): resources, bodies, queries, domain event data and operations. */
 import { z } from 'zod';
-import { AsOf, DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { AsOf, DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { Color } from './spaces';
@@ -107,10 +107,10 @@ export const ProjectCounts = z
 
 // ---- bodies and queries ----
 
-const Title = z.string().trim().min(1).max(500);
+const Title = NonBlankText(500);
 const Notes = z.string().max(10_000).nullable();
 const Estimate = z.number().int().min(0).max(10_080).nullable().describe('Minutes, at most a week');
-const ProjectName = z.string().trim().min(1).max(200);
+const ProjectName = NonBlankText(200);
 
 export const CreateTaskBody = z
   .object({

@@ -318,13 +318,22 @@ describe('POST /planner/apply', () => {
     ['a start that is no date-time', { blocks: [{ ...ok, startsAt: '2030-11-06' }] }, 'body.blocks.0.startsAt'],
     ['a task id that is no uuid', { blocks: [{ ...ok, kind: 'task', taskId: '42' }] }, 'body.blocks.0.taskId'],
     ['an empty title', { blocks: [{ ...ok, title: '  ' }] }, 'body.blocks.0.title'],
-    ['blocks that overlap each other', { blocks: [ok, { ...ok, startsAt: '2030-11-06T09:30:00Z', endsAt: '2030-11-06T11:00:00Z' }] }, 'body.blocks.1.startsAt'],
     ['an unknown field in a block', { blocks: [{ ...ok, colour: 'red' }] }, 'body.blocks.0'],
     ['an unknown field', { blocks: [ok], calendarId: randomUUID() }, 'body.calendarId'],
   ])('refuses %s with 400 and writes nothing', async (_label, body, path) => {
     const c = await berliner();
     const head = await api.head();
     expectInvalid(await c.call('POST', '/planner/apply', body), path);
+    expect(await api.head()).toBe(head);
+  });
+
+  it('refuses blocks that overlap each other as a conflict (409 time_conflict naming the later block), writing nothing', async () => {
+    const c = await berliner();
+    const head = await api.head();
+    const later = { ...ok, startsAt: '2030-11-06T09:30:00Z', endsAt: '2030-11-06T11:00:00Z' };
+    const res = await c.call('POST', '/planner/apply', { blocks: [later, ok] });
+    expectError(res, 409, 'time_conflict');
+    expect(res.body.error.details.conflicts).toEqual([{ block: 0, startsAt: later.startsAt, endsAt: later.endsAt }]);
     expect(await api.head()).toBe(head);
   });
 });

@@ -191,7 +191,8 @@ describe('hostile input', () => {
     windowStartMinute: (v) => v === null || int(0, 420)(v), windowEndMinute: (v) => v === null || int(465, 1440)(v),
     items: (v) => Array.isArray(v) && v.length === 0,
   };
-  const dayFields: Record<string, (v: unknown) => boolean> = { status: (v) => v === null, startMinute: () => false, endMinute: () => false };
+  // A start of 0 is well-formed but outside this period's window: a conflict (409 outside_window), not bad input.
+  const dayFields: Record<string, (v: unknown) => boolean> = { status: (v) => v === null, startMinute: (v) => v === 0, endMinute: () => false };
 
   it('refuses every hostile value in every field of every routine write with 400, and stores nothing', async () => {
     const c = await signUp(base);

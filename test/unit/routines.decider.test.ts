@@ -182,8 +182,8 @@ describe('routines decider: a period on a date (section 3)', () => {
   });
 
   it('refuses times outside the window, and any move of a period that cannot move', () => {
-    given(routinesDecider, [base]).when(setDay({ status: null, startMinute: 300, endMinute: 345 })).thenThrows('invalid_request');
-    given(routinesDecider, [base]).when(setDay({ status: null, startMinute: 500, endMinute: 600 })).thenThrows('invalid_request');
+    given(routinesDecider, [base]).when(setDay({ status: null, startMinute: 300, endMinute: 345 })).thenThrows('outside_window');
+    given(routinesDecider, [base]).when(setDay({ status: null, startMinute: 500, endMinute: 600 })).thenThrows('outside_window');
     given(routinesDecider, [base]).when(setDay({ status: 'done', startMinute: 1200, endMinute: 1230 }, read.id)).thenThrows('period_not_movable');
     given(routinesDecider, [base]).when(setDay({ status: 'done', startMinute: 1260, endMinute: 1290 }, read.id)).then([{ type: 'routine.period.completed' }]);
   });

@@ -143,9 +143,9 @@ function setPeriodDay(state: RoutinesState, c: Extract<RoutineCommand, { type: '
     if (target.startMinute !== day.startMinute || target.endMinute !== day.endMinute) {
       if (!period.canMove) throw conflict('period_not_movable', 'This period cannot move (canMove is false)');
       if (c.day.startMinute < (period.windowStartMinute ?? 0) || c.day.endMinute > (period.windowEndMinute ?? 1440)) {
-        throw invalid('The times must lie inside the period\'s window', [
-          { path: 'body.startMinute', message: `must lie inside the window ${period.windowStartMinute ?? 0}-${period.windowEndMinute ?? 1440}` },
-        ]);
+        throw conflict('outside_window', 'The times must lie inside the period\'s window', {
+          issues: [{ path: 'body.startMinute', message: `must lie inside the window ${period.windowStartMinute ?? 0}-${period.windowEndMinute ?? 1440}` }],
+        });
       }
       events.push({ type: 'routine.period.moved', data: { ...ref, ...target } });
     }
