@@ -56,9 +56,9 @@ export const PlanBody = z
     from: DateOrInstant.optional().describe(
       'Start: a date (its local midnight in the profile\'s time zone) or a date-time; default today. Time before now is never planned',
     ),
-    to: DateOrInstant.optional().describe(
-      `End: a date (included: up to the next local midnight) or a date-time (excluded); default the end of the ${PLANNER_LIMITS.defaultDays - 1}th day after the date of from (today and the next 7 days); the range spans at most ${PLANNER_LIMITS.maxDays} dates`,
-    ),
+    to: laterThan(DateOrInstant.describe(
+      `End: a date (included: up to the next local midnight) or a date-time (excluded); default the end of the ${PLANNER_LIMITS.defaultDays - 1}th day after the date of from (today and the next 7 days); the range spans at most ${PLANNER_LIMITS.maxDays} dates. A range that ends where it starts plans nothing`,
+    ), 'from', { orEqual: true, maxDays: PLANNER_LIMITS.maxDays - 2 }).optional(),
     ids: z
       .array(Uuid)
       .min(1)

@@ -32,6 +32,7 @@ const Days = z
   .min(1)
   .max(7)
   .refine((days) => new Set(days).size === days.length, 'must not repeat a day')
+  .meta({ uniqueItems: true })
   .describe('ISO weekdays: Monday 1 ... Sunday 7, each at most once');
 
 // ---- examples ----------------------------------------------------------------------------------------------------

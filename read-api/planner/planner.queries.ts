@@ -27,7 +27,7 @@ export function planRange(body: Pick<PlanBody, 'from' | 'to'>, timeZone: string,
     : isDate(body.from) ? epochAt(body.from, 0, timeZone) : Date.parse(body.from);
   const end = body.to === undefined ? epochAt(addDays(localDate(start, timeZone), PLANNER_LIMITS.defaultDays), 0, timeZone)
     : isDate(body.to) ? epochAt(addDays(body.to, 1), 0, timeZone) : Date.parse(body.to);
-  if (end <= start) throw invalid('to must be after from', [{ path: 'body.to', message: 'must be after from' }]);
+  if (end < start) throw invalid('to must not be before from', [{ path: 'body.to', message: 'must not be before from' }]);
   const dates = (Date.parse(localDate(end - 1, timeZone)) - Date.parse(localDate(start, timeZone))) / 86_400_000 + 1;
   if (dates > PLANNER_LIMITS.maxDays) {
     throw invalid(`A plan covers at most ${PLANNER_LIMITS.maxDays} days`, [{ path: 'body.to', message: `at most ${PLANNER_LIMITS.maxDays} days after from` }]);

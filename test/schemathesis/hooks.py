@@ -104,9 +104,11 @@ def put_in_order(values, field, earlier, strict, max_days, props):
     if not isinstance(later_value, str) or not isinstance(earlier_value, str):
         return
     start, end = as_time(earlier_value), as_time(later_value)
-    if start is None or end is None or type(start[0]) is not type(end[0]):
+    if start is None or end is None:
         return
     (start, step, render), end = start, end[0]
+    if type(start) is not type(end):  # a date and a date-time: the later one takes the earlier one's kind
+        end = start - step
     too_far = max_days is not None and end - start > timedelta(days=max_days)
     if end > start and not too_far or (not strict and end == start):
         return
