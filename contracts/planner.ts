@@ -58,7 +58,7 @@ export const PlanBody = z
     ),
     to: laterThan(DateOrInstant.describe(
       `End: a date (included: up to the next local midnight) or a date-time (excluded); default the end of the ${PLANNER_LIMITS.defaultDays - 1}th day after the date of from (today and the next 7 days); the range spans at most ${PLANNER_LIMITS.maxDays} dates. A range that ends where it starts plans nothing`,
-    ), 'from', { orEqual: true, maxDays: PLANNER_LIMITS.maxDays - 2 }).optional(),
+    ), 'from', { orEqual: true, maxDays: PLANNER_LIMITS.maxDays - 1 }).optional(),
     ids: z
       .array(Uuid)
       .min(1)
