@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 import { Scope, ScopeList } from './scopes';
 
@@ -17,22 +18,28 @@ export const ApiKey = z
     createdAt: DateTime,
     lastUsedAt: DateTime.nullable().describe('Updated at most about once a minute'),
   })
-  .meta({ id: 'ApiKey' });
+  .meta({
+    id: 'ApiKey',
+    examples: [{
+      id: examples.ids.apiKey, name: 'Zapier', prefix: examples.secrets.apiKey.slice(0, 12), scopes: ['events:read', 'events:create'],
+      environment: 'live', createdAt: examples.at.created, lastUsedAt: examples.at.updated,
+    }],
+  });
 export type ApiKey = z.infer<typeof ApiKey>;
 
 export const CreateApiKeyBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: NonBlankText(200),
     scopes: ScopeList,
     environment: ApiKeyEnvironment.default('live'),
   })
-  .meta({ id: 'CreateApiKeyBody' });
+  .meta({ id: 'CreateApiKeyBody', examples: [{ name: 'Zapier', scopes: ['events:read', 'events:create'] }] });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 
 export const ApiKeyCreated = z
   .object({
     apiKey: ApiKey,
-    key: z.string().describe('The full key (`ck_live_…` or `ck_test_…`), shown only in this answer'),
+    key: z.string().meta({ description: 'The full key (`ck_live_…` or `ck_test_…`), shown only in this answer', examples: [examples.secrets.apiKey] }),
   })
   .meta({ id: 'ApiKeyCreated' });
 

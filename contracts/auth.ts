@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, TimeZone } from './common';
+import { DateTime, ErrorEnvelope, NonBlankText, TimeZone } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 import { Profile } from './profile';
 
@@ -7,19 +8,21 @@ export const SignupBody = z
   .object({
     email: z.email().max(254),
     password: z.string().min(8).max(512),
-    name: z.string().trim().min(1).max(200),
+    name: NonBlankText(200),
     timeZone: TimeZone.optional(),
   })
-  .meta({ id: 'SignupBody' });
+  .meta({ id: 'SignupBody', examples: [{ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada Lovelace', timeZone: 'Europe/London' }] });
 
 export const LoginBody = z
   .object({ email: z.string().max(254), password: z.string().max(512) })
-  .meta({ id: 'LoginBody' });
+  .meta({ id: 'LoginBody', examples: [{ email: 'ada@example.com', password: 'correct horse battery' }] });
 
 export const SessionResponse = z
   .object({
     user: Profile,
-    session: z.object({ token: z.string().describe('Starts with `cs_`'), expiresAt: DateTime }),
+    session: z
+      .object({ token: z.string().describe('Starts with `cs_`'), expiresAt: DateTime })
+      .meta({ examples: [{ token: examples.secrets.session, expiresAt: '2026-04-01T08:15:00.000Z' }] }),
   })
   .meta({ id: 'SessionResponse' });
 

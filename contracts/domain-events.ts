@@ -3,6 +3,9 @@
  * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
  */
 import { z } from 'zod';
+import { Booking, BookingRescheduled, BookingTokenIssued, MeetingType } from './bookings';
+import { PreferencesRecord, SuggestionRecord } from './assistant';
+import { AutomationRecord } from './automations';
 import { BugReport } from './bug-reports';
 import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
@@ -66,6 +69,14 @@ export const domainEvents = {
   'project.deleted': Project,
   'list.created': TaskList,
   'list.deleted': TaskList,
+  'meeting_type.created': MeetingType,
+  'meeting_type.updated': MeetingType,
+  'meeting_type.deleted': MeetingType,
+  'booking.created': Booking,
+  'booking.rescheduled': BookingRescheduled,
+  'booking.cancelled': Booking,
+  // The guest's manage token, hashed: appended with booking.created, never delivered.
+  'booking.token_issued': BookingTokenIssued,
   // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),
@@ -77,11 +88,33 @@ export const domainEvents = {
   'device.removed': z.object({ device: DeviceRecord }),
   'push_token.claimed': PushTokenClaim,
   'push_token.released': PushTokenClaim,
+  'assistant.preferences_updated': PreferencesRecord,
+  'assistant.suggestion.proposed': SuggestionRecord,
+  'assistant.suggestion.confirming': SuggestionRecord,
+  'assistant.suggestion.released': SuggestionRecord,
+  'assistant.suggestion.confirmed': SuggestionRecord,
+  'assistant.suggestion.cancelled': SuggestionRecord,
+  'automation.created': AutomationRecord,
+  'automation.updated': AutomationRecord,
+  'automation.deleted': AutomationRecord,
+  // An operator erased the user (crypto-shredding, services/history/erasure.ts): never sealed, names only the id.
+  'user.erased': z.object({ userId: Uuid, erasedAt: z.string() }),
 } as const;
 
 export type DomainEventType = keyof typeof domainEvents;
 export type DomainEventData<T extends DomainEventType> = z.infer<(typeof domainEvents)[T]>;
 export type DomainEvent = { [T in DomainEventType]: { type: T; data: DomainEventData<T> } }[DomainEventType];
 
-/** Bump per type when its data changes shape, and upcast older versions where events are read. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The current schema version of each type's data (1 when not listed). When a type's data changes shape, bump it here
+ * and add an upcaster from the previous version to services/eventstore/upcasters.ts: stored events are never
+ * rewritten, they are upcast where the store is read.
+ */
+export const EVENT_VERSIONS: Partial<Record<DomainEventType, number>> = {
+  // v2: `taskId` and `goalId` (planner links) are always present, null when unlinked.
+  'event.created': 2,
+  'event.updated': 2,
+  'event.cancelled': 2,
+};
+
+export const schemaVersionOf = (type: string): number => EVENT_VERSIONS[type as DomainEventType] ?? 1;

@@ -1,6 +1,6 @@
 /** Event types: the built-in kinds of events plus a person's own named, coloured types. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, Uuid } from './common';
+import { DateTime, ErrorEnvelope, NonBlankText, Uuid } from './common';
 import { EVENT_KINDS, EventKind } from './events';
 import { op } from './operation';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -8,7 +8,7 @@ import { Color } from './spaces';
 
 export const MAX_EVENT_TYPES = 100;
 
-const Name = z.string().trim().min(1).max(100);
+const Name = NonBlankText(100);
 const DefaultMinutes = z.number().int().min(1).max(1440);
 
 const builtInExample = { id: 'focus', name: 'Focus', color: '#7c4dff', baseKind: 'focus', defaultMinutes: 60, builtIn: true };
@@ -90,14 +90,14 @@ export const eventTypeOperations = [
     responses: { 200: { description: 'Event types', schema: EventTypeListResponse } },
   }),
   op({
-    method: 'post', path: '/event-types', tag: 'Event types', summary: 'Create an event type', body: CreateEventTypeBody,
+    method: 'post', path: '/event-types', etag: true, tag: 'Event types', summary: 'Create an event type', body: CreateEventTypeBody,
     responses: {
       201: { description: 'Created, with an ETag', schema: EventTypeResponse },
       409: { description: `\`event_type_limit_reached\`: a person has at most ${MAX_EVENT_TYPES} types`, schema: ErrorEnvelope },
     },
   }),
   op({
-    method: 'patch', path: '/event-types/{id}', tag: 'Event types', summary: 'Rename or recolour an event type',
+    method: 'patch', path: '/event-types/{id}', etag: true, tag: 'Event types', summary: 'Rename or recolour an event type',
     params: EventTypeIdParams, body: UpdateEventTypeBody,
     responses: {
       200: { description: 'Updated, with an ETag', schema: EventTypeResponse },
@@ -105,7 +105,7 @@ export const eventTypeOperations = [
     },
   }),
   op({
-    method: 'delete', path: '/event-types/{id}', tag: 'Event types', summary: 'Delete an event type',
+    method: 'delete', path: '/event-types/{id}', etag: true, tag: 'Event types', summary: 'Delete an event type',
     params: EventTypeIdParams,
     responses: { 204: { description: 'Deleted' }, 404: notFoundAnswer('event types'), 409: builtIn, 412: staleEtagAnswer },
   }),

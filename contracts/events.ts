@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, TimeZone, Uuid } from './common';
+import { AsOf, checkedByServer, DateTime, DateTimeAfter, ErrorEnvelope, IdParams, NonBlankText, TimeZone, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 import { MAX_PAGE_SIZE, NextPageToken, PageQuery } from './paging';
 
@@ -10,6 +11,10 @@ export const EventKind = z.enum(EVENT_KINDS);
 export const RsvpAnswer = z.enum(['yes', 'no', 'maybe']);
 
 const Text = (max: number) => z.string().max(max);
+
+/** The longest span `GET /events` lists, and the longest an event (one occurrence) may last: expansions stay bounded. */
+export const MAX_EVENT_RANGE_DAYS = 366;
+export const MAX_EVENT_DAYS = 366;
 const Resource = z.string().min(1).max(100).describe('A resource name such as `room:blue`');
 
 export const AttendeeInput = z.strictObject({ email: z.email().max(254), name: Text(200).optional() });
@@ -42,7 +47,7 @@ export const RecurrenceRule = z
   .string()
   .min(1)
   .max(500)
-  .describe(
+  .meta(checkedByServer(
     'RFC 5545 RRULE without DTSTART (`startsAt` is the first occurrence), e.g. `FREQ=WEEKLY;BYDAY=MO,WE`; an `RRULE:` ' +
       'prefix is allowed. Parts: FREQ (HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY; SECONDLY and MINUTELY are refused), ' +
       `INTERVAL (1-${L.maxInterval}), COUNT (1-${L.maxCount}) or UNTIL (not both), BYSECOND, BYMINUTE, BYHOUR, BYDAY, ` +
@@ -52,7 +57,8 @@ export const RecurrenceRule = z
       `period, UNTIL before startsAt or more than ${L.horizonYears} years after it, a ` +
       `COUNT not reached within ${L.horizonYears} years, and a rule with no occurrence in the ${L.horizonYears} years ` +
       'from startsAt (such as `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30`). A series without COUNT or UNTIL has no end.',
-  );
+    ['FREQ=WEEKLY;BYDAY=MO,WE', 'FREQ=DAILY;COUNT=10', 'FREQ=MONTHLY;BYMONTHDAY=15;INTERVAL=2'],
+  ));
 
 export const Event = z
   .object({
@@ -82,22 +88,19 @@ export const Event = z
     deletedAt: DateTime.nullable().describe('Set once the event is cancelled (sync rows)'),
     version: z.number().int().describe('Increases with every change; the ETag is derived from it'),
   })
-  .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).' });
+  .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).', examples: [examples.event] });
 export type Event = z.infer<typeof Event>;
-
-/** Events recorded before `taskId` and `goalId` existed read as unlinked. */
-export const upcastEvent = (event: Event): Event => ({ ...event, taskId: event.taskId ?? null, goalId: event.goalId ?? null });
 
 export const EventOccurrence = Event.extend({
   seriesId: Uuid.nullable().describe('The series id for an occurrence of a recurring event, else null'),
   occurrenceStartsAt: DateTime.nullable().describe('The occurrence start as the rule generated it, else null'),
-}).meta({ id: 'EventOccurrence' });
+}).meta({ id: 'EventOccurrence', examples: [{ ...examples.event, seriesId: examples.ids.event, occurrenceStartsAt: examples.at.starts }] });
 
 export const CreateEventBody = z
   .object({
-    title: Text(500).trim().min(1),
+    title: NonBlankText(500),
     startsAt: DateTime,
-    endsAt: DateTime,
+    endsAt: DateTimeAfter('startsAt', MAX_EVENT_DAYS),
     calendarId: Uuid.optional(),
     timeZone: TimeZone.optional(),
     allDay: z.boolean().optional(),
@@ -113,15 +116,21 @@ export const CreateEventBody = z
     attendees: z.array(AttendeeInput).max(200).optional(),
     allowOverlap: z.boolean().optional(),
   })
-  .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { path: ['endsAt'], message: 'must be after startsAt' })
-  .meta({ id: 'CreateEventBody' });
+  .meta({
+    id: 'CreateEventBody',
+    examples: [{
+      title: 'Weekly planning', startsAt: '2026-03-16T09:00:00Z', endsAt: '2026-03-16T10:00:00Z', timeZone: 'Europe/London',
+      location: 'Room Blue', recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO', resources: ['room:blue'],
+      attendees: [{ email: 'grace@example.com', name: 'Grace Hopper' }],
+    }],
+  });
 export type CreateEventBody = z.infer<typeof CreateEventBody>;
 
 export const UpdateEventBody = z
   .object({
-    title: Text(500).trim().min(1),
+    title: NonBlankText(500),
     startsAt: DateTime,
-    endsAt: DateTime,
+    endsAt: DateTimeAfter('startsAt', MAX_EVENT_DAYS),
     calendarId: Uuid,
     timeZone: TimeZone,
     allDay: z.boolean(),
@@ -138,14 +147,14 @@ export const UpdateEventBody = z
     allowOverlap: z.boolean(),
   })
   .partial()
-  .refine((b) => !(b.startsAt && b.endsAt) || Date.parse(b.endsAt) > Date.parse(b.startsAt), {
-    path: ['endsAt'],
-    message: 'must be after startsAt',
-  })
-  .meta({ id: 'UpdateEventBody', description: 'Any subset of the create fields; edits the whole series.' });
+  .meta({
+    id: 'UpdateEventBody',
+    description: 'Any subset of the create fields (at least one); edits the whole series.',
+    examples: [{ title: 'Weekly planning (moved)', startsAt: '2026-03-16T13:00:00Z', endsAt: '2026-03-16T14:00:00Z' }],
+  });
 export type UpdateEventBody = z.infer<typeof UpdateEventBody>;
 
-export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody' });
+export const RsvpBody = z.object({ answer: RsvpAnswer }).meta({ id: 'RsvpBody', examples: [{ answer: 'yes' }] });
 
 /** Occurrences in one GET /events answer: a year of a daily series fits in one page. */
 export const EVENTS_PAGE_SIZE = MAX_PAGE_SIZE;
@@ -154,9 +163,10 @@ export const EVENTS_PAGE_BYTES = 2_000_000;
 
 export const ListEventsQuery = PageQuery.extend({
   from: DateTime,
-  to: DateTime.describe('End of the range (exclusive); at most 366 days after `from`'),
+  to: DateTimeAfter('from', MAX_EVENT_RANGE_DAYS),
   space: z.union([Uuid, z.array(Uuid)]).optional().describe('Space id filter; repeat the parameter for several'),
   limit: PageQuery.shape.limit.describe(`Occurrences per page (default and most ${EVENTS_PAGE_SIZE})`),
+  asOf: AsOf.optional(),
 }).describe(
   `Events and occurrences overlapping [from, to), at most 366 days, sorted by start then id, at most ${EVENTS_PAGE_SIZE} ` +
     `a page (fewer once a page holds about ${EVENTS_PAGE_BYTES / 1e6} MB of JSON): pass \`nextPageToken\` as \`pageToken\` ` +
@@ -167,15 +177,6 @@ export const EventResponse = z.object({ event: Event }).meta({ id: 'EventRespons
 export const EventListResponse = z
   .object({ events: z.array(EventOccurrence), nextPageToken: NextPageToken })
   .meta({ id: 'EventListResponse' });
-
-export const InboxItem = z
-  .object({
-    id: z.string(),
-    type: z.literal('invitation'),
-    event: Event,
-    createdAt: DateTime,
-  })
-  .meta({ id: 'InboxItem' });
 
 const conflict = { description: 'Time (`time_conflict`) or resource (`resource_conflict`) conflict', schema: ErrorEnvelope };
 const notFound = { description: 'Not found (also for events of other people)', schema: ErrorEnvelope };
@@ -192,33 +193,25 @@ export const eventOperations = [
     responses: { 200: { description: 'Events', schema: EventListResponse } },
   }),
   op({
-    method: 'post', path: '/events', tag: 'Events', summary: 'Create an event', body: CreateEventBody,
+    method: 'post', path: '/events', tag: 'Events', summary: 'Create an event', body: CreateEventBody, etag: true,
     responses: { 201: { description: 'Created', schema: EventResponse }, 404: notFound, 409: conflict },
   }),
   op({
-    method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Get an event', params: IdParams,
+    method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Get an event', params: IdParams, etag: true,
     responses: { 200: { description: 'The event, with an ETag', schema: EventResponse }, 404: notFound },
   }),
   op({
-    method: 'patch', path: '/events/{id}', tag: 'Events', summary: 'Update an event (whole series)', params: IdParams,
+    method: 'patch', path: '/events/{id}', tag: 'Events', summary: 'Update an event (whole series)', params: IdParams, etag: true,
     body: UpdateEventBody,
     responses: { 200: { description: 'Updated', schema: EventResponse }, 404: notFound, 409: conflict, 412: stale },
   }),
   op({
-    method: 'delete', path: '/events/{id}', tag: 'Events', summary: 'Cancel an event', params: IdParams,
+    method: 'delete', path: '/events/{id}', tag: 'Events', summary: 'Cancel an event', params: IdParams, etag: true,
     responses: { 204: { description: 'Cancelled' }, 404: notFound, 412: stale },
   }),
   op({
-    method: 'post', path: '/events/{id}/rsvp', tag: 'Events', summary: 'Answer an invitation', params: IdParams,
+    method: 'post', path: '/events/{id}/rsvp', tag: 'Events', summary: 'Answer an invitation', params: IdParams, etag: true,
     body: RsvpBody,
     responses: { 200: { description: 'Answered', schema: EventResponse }, 404: notFound },
-  }),
-  op({
-    method: 'get', path: '/inbox', tag: 'Events', summary: 'Invitations waiting for an answer',
-    responses: { 200: { description: 'Inbox', schema: z.object({ items: z.array(InboxItem) }).meta({ id: 'InboxResponse' }) } },
-  }),
-  op({
-    method: 'get', path: '/inbox/count', tag: 'Events', summary: 'Number of inbox items (badge)',
-    responses: { 200: { description: 'Count', schema: z.object({ count: z.number().int() }).meta({ id: 'InboxCount' }) } },
   }),
 ];

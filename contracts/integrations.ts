@@ -1,6 +1,7 @@
 /** The integration layer's inbound endpoint: messaging, payments and form providers post here. */
 import { z } from 'zod';
 import { ErrorEnvelope, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
@@ -13,12 +14,15 @@ export const InboundBody = z
     inbound('payments.event', PaymentsEventPayload),
     inbound('form.submitted', FormSubmittedPayload),
   ])
-  .meta({ id: 'IntegrationInboundBody' });
+  .meta({
+    id: 'IntegrationInboundBody',
+    examples: [{ type: 'messaging.received', userId: examples.ids.user, data: { sender: '+44 20 7946 0958', text: 'Running 10 minutes late' } }],
+  });
 export type InboundBody = z.infer<typeof InboundBody>;
 
 export const InboundAccepted = z
   .object({ id: Uuid.describe('The domain event id: the `id` of the deliveries it makes'), type: z.string() })
-  .meta({ id: 'IntegrationInboundAccepted' });
+  .meta({ id: 'IntegrationInboundAccepted', examples: [{ id: examples.ids.domainEvent, type: 'messaging.received' }] });
 
 export const integrationOperations = [
   op({

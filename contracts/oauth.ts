@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
+import { SCOPES } from '../services/http/access';
 import { Scope, ScopeList } from './scopes';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -17,10 +19,18 @@ export function isAllowedRedirectUri(value: string): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
 }
 
+const HOST = '(?:[A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*';
+const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?';
+const LOOPBACK_HOST = '(?:localhost|127\\.0\\.0\\.1|\\[::1\\])';
+/** The shape isAllowedRedirectUri accepts, for the document (and the tools that generate requests from it). */
+const REDIRECT_URI_PATTERN = `^(?:https://${HOST}|http://${LOOPBACK_HOST})${PORT}(?:[/?][^#\\s]*)?$`;
+
 export const RedirectUri = z
   .string()
   .max(2048)
-  .refine(isAllowedRedirectUri, 'must be an https URL (or http on localhost / 127.0.0.1) without a fragment');
+  .regex(new RegExp(REDIRECT_URI_PATTERN), 'must be an https URL (or http on localhost / 127.0.0.1 / [::1]) without a fragment')
+  .refine(isAllowedRedirectUri, 'must be an https URL (or http on localhost / 127.0.0.1 / [::1]) without a fragment')
+  .describe('https, or http back to the user\'s own machine (localhost, 127.0.0.1, [::1]); no fragment, no credentials');
 
 export const OAuthApplication = z
   .object({
@@ -32,55 +42,81 @@ export const OAuthApplication = z
     public: z.boolean().describe('Public clients have no secret and must use PKCE (S256)'),
     createdAt: DateTime,
   })
-  .meta({ id: 'OAuthApplication' });
+  .meta({
+    id: 'OAuthApplication',
+    examples: [{
+      id: examples.ids.oauthApplication, name: 'Acme Planner', clientId: examples.secrets.clientId, redirectUri: 'https://planner.example/callback',
+      scopes: ['events:read', 'calendars:read'], public: false, createdAt: examples.at.created,
+    }],
+  });
 export type OAuthApplication = z.infer<typeof OAuthApplication>;
 
 export const CreateOAuthApplicationBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: NonBlankText(200),
     redirectUri: RedirectUri,
     scopes: ScopeList,
     public: z.boolean().default(false).describe('A client that cannot keep a secret (mobile, single-page): no secret, PKCE required'),
   })
-  .meta({ id: 'CreateOAuthApplicationBody' });
+  .meta({
+    id: 'CreateOAuthApplicationBody',
+    examples: [{ name: 'Acme Planner', redirectUri: 'https://planner.example/callback', scopes: ['events:read', 'calendars:read'] }],
+  });
 export type CreateOAuthApplicationBody = z.infer<typeof CreateOAuthApplicationBody>;
 
 export const OAuthApplicationCreated = z
   .object({
     application: OAuthApplication,
-    clientId: z.string(),
-    clientSecret: z.string().nullable().describe('Shown only in this answer; null for public clients'),
+    clientId: z.string().meta({ examples: [examples.secrets.clientId] }),
+    clientSecret: z.string().nullable().meta({ description: 'Shown only in this answer; null for public clients', examples: [examples.secrets.clientSecret] }),
   })
   .meta({ id: 'OAuthApplicationCreated' });
 
 /** Authorization parameters are checked by the handler, so a bad client or redirect URI gets an HTML page. */
-const param = (max: number, description: string) => z.string().max(max).optional().catch(undefined).describe(description);
+/**
+ * A parameter checked by the handler, never by validation (it answers problems with a page, a redirect or an RFC 6749
+ * error). The document publishes what the value must be (`rule`: enum, pattern) and whether it is required.
+ */
+const lenient = (max: number, description: string, rule: Record<string, unknown> = {}, required = false) =>
+  (required ? z.string().max(max).catch(undefined as never) : z.string().max(max).optional().catch(undefined)).meta({ description, ...rule });
+
+const SCOPE_NAME = `(?:${SCOPES.join('|')})`;
 
 const authorizeFields = {
-  response_type: param(32, 'Must be `code`'),
-  client_id: param(200, 'The application\'s client ID'),
-  redirect_uri: param(2048, 'Exactly the application\'s registered redirect URI'),
-  scope: param(2000, 'Space-separated scopes, each among the application\'s; defaults to all of them'),
-  state: param(1024, 'Returned unchanged with the answer'),
-  code_challenge: param(128, 'PKCE: BASE64URL(SHA-256(code_verifier)); required for public clients'),
-  code_challenge_method: param(16, 'PKCE: only `S256`'),
+  response_type: lenient(32, 'Must be `code`', { enum: ['code'] }, true),
+  client_id: lenient(200, 'The application\'s client ID', {}, true),
+  redirect_uri: lenient(2048, 'Exactly the application\'s registered redirect URI', {}, true),
+  scope: lenient(2000, 'Space-separated scopes, each among the application\'s; defaults to all of them', { pattern: `^${SCOPE_NAME}(?: ${SCOPE_NAME})*$` }),
+  state: lenient(1024, 'Returned unchanged with the answer'),
+  code_challenge: lenient(128, 'PKCE: BASE64URL(SHA-256(code_verifier)); required for public clients', { pattern: '^[A-Za-z0-9_-]{43}$' }),
+  code_challenge_method: lenient(16, 'PKCE: only `S256`, and only with code_challenge', { enum: ['S256'] }),
 };
 
 export const AuthorizeQuery = z.object(authorizeFields).meta({ id: 'AuthorizeQuery' });
 export type AuthorizeParams = z.infer<typeof AuthorizeQuery>;
 
-/** Never fails validation either: unknown parameters are ignored (RFC 6749 3.1) and problems get the HTML page. */
+/** Its fields never fail validation either: unknown parameters are ignored (RFC 6749 3.1), problems get the HTML page. */
 export const AuthorizeDecisionBody = z
-  .object({ ...authorizeFields, decision: z.enum(['allow', 'deny']).optional().catch(undefined).describe('Required') })
-  .catch({})
-  .meta({ id: 'AuthorizeDecisionBody', description: 'The consent page\'s parameters plus the decision (form or JSON)' });
+  .looseObject({
+    ...authorizeFields,
+    decision: z.enum(['allow', 'deny']).catch(undefined as never).describe('The user\'s answer; anything else gets the 400 page'),
+  })
+  .meta({
+    id: 'AuthorizeDecisionBody',
+    description: 'The consent page\'s parameters plus the decision (form or JSON)',
+    examples: [{
+      response_type: 'code', client_id: examples.secrets.clientId, redirect_uri: 'https://planner.example/callback', scope: 'events:read',
+      state: 'af0ifjsldkj', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', decision: 'allow',
+    }],
+  });
 export type AuthorizeDecisionBody = z.infer<typeof AuthorizeDecisionBody>;
 
-const tokenParam = (description: string) => z.string().max(4096).optional().catch(undefined).describe(description);
+const tokenParam = (description: string) => lenient(4096, description);
+export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
 export const TokenRequest = z
   .looseObject({
-    grant_type: tokenParam('`authorization_code` or `refresh_token`'),
+    grant_type: lenient(4096, 'Any other value is `unsupported_grant_type`', { enum: GRANT_TYPES }, true),
     code: tokenParam('authorization_code: the code from the redirect'),
     redirect_uri: tokenParam('authorization_code: the same redirect URI as in the authorization request'),
     code_verifier: tokenParam('authorization_code: the PKCE verifier, when a code_challenge was sent'),
@@ -89,8 +125,15 @@ export const TokenRequest = z
     client_id: tokenParam('Or HTTP Basic authentication'),
     client_secret: tokenParam('Confidential clients: the client secret (or HTTP Basic authentication)'),
   })
-  .catch({})
-  .meta({ id: 'TokenRequest', description: 'application/x-www-form-urlencoded (RFC 6749) or JSON' });
+  .meta({
+    id: 'TokenRequest',
+    description: 'application/x-www-form-urlencoded (RFC 6749) or JSON',
+    examples: [
+      { grant_type: 'authorization_code', code: 'SplxlOBeZQQYbYS6WxSbIA', redirect_uri: 'https://planner.example/callback',
+        code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', client_id: examples.secrets.clientId },
+      { grant_type: 'refresh_token', refresh_token: examples.secrets.refreshToken, client_id: examples.secrets.clientId },
+    ],
+  });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
 export const TokenResponse = z
@@ -101,14 +144,19 @@ export const TokenResponse = z
     refresh_token: z.string().describe('`cr_…`; rotates on every use'),
     scope: z.string().describe('Space-separated granted scopes'),
   })
-  .meta({ id: 'TokenResponse' });
+  .meta({
+    id: 'TokenResponse',
+    examples: [{
+      access_token: examples.secrets.accessToken, token_type: 'Bearer', expires_in: 900, refresh_token: examples.secrets.refreshToken, scope: 'events:read',
+    }],
+  });
 
 export const OAuthError = z
   .object({
     error: z.enum(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'rate_limited', 'server_error']),
     error_description: z.string().optional(),
   })
-  .meta({ id: 'OAuthError', description: 'RFC 6749 section 5.2' });
+  .meta({ id: 'OAuthError', description: 'RFC 6749 section 5.2', examples: [{ error: 'invalid_grant', error_description: 'The code was already used or has expired' }] });
 
 const html = (description: string) => ({ description, schema: z.string(), contentType: 'text/html' });
 

@@ -18,9 +18,17 @@ export interface Operation {
   description?: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
+  /** Required unless `bodyOptional`: a request without a body is 400. Named (`.meta({ id, examples })`) like responses. */
   body?: z.ZodType;
+  /** The body may be left out (api-spec.md marks it optional): the operation then reads it as `{}`. */
+  bodyOptional?: boolean;
   /** Media types the body may come in; default JSON only. */
   bodyContentTypes?: string[];
+  /**
+   * The resource has a version: its 2xx answers with a body carry `ETag`, and PATCH/PUT/DELETE honour `If-Match`.
+   * Every operation whose answer holds one resource with a `version` must say so (a test walks the document).
+   */
+  etag?: boolean;
   /** The body of every failure, when it is not the error envelope (the OAuth token endpoint's RFC 6749 errors). */
   errorSchema?: z.ZodType;
   responses: Record<number, ResponseSpec>;

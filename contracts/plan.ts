@@ -42,7 +42,7 @@ export const PlanResponse = z
     upgradeUrl: z.string().describe('Where the web app lets the caller change plan: absolute when WEB_ORIGIN is configured, else a path of the web app'),
   })
   .meta({
-    id: 'PlanResponse',
+    id: 'AccountPlanResponse',
     examples: [{
       plan: { id: 'free', name: 'Free', aiAnswersPerMonth: 50, price: null, features: ['Calendar, tasks, routines and focus', '50 assistant answers a month'] },
       aiAnswers: { month: '2031-05', used: 12, limit: 50, resetsAt: '2031-06-01T00:00:00.000Z' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkWorkingHoursPreference } from './availability';
-import { DateTime, TimeZone, Uuid } from './common';
+import { DateTime, NonBlankText, TimeZone, Uuid } from './common';
+import * as examples from './examples';
 import { Goal } from './goals';
 import { op } from './operation';
 import { RoutineView } from './routines';
@@ -31,12 +32,12 @@ export const Profile = z
     createdAt: DateTime,
     updatedAt: DateTime,
   })
-  .meta({ id: 'Profile' });
+  .meta({ id: 'Profile', examples: [examples.profile] });
 export type Profile = z.infer<typeof Profile>;
 
 export const UpdateProfileBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: NonBlankText(200),
     timeZone: TimeZone,
     weekStartsOn: z.number().int().min(0).max(6),
     enabledModules: z.record(ModuleName, z.boolean()).refine((m) => Object.keys(m).length <= 50, 'at most 50 modules'),
@@ -48,7 +49,11 @@ export const UpdateProfileBody = z
     username: Username,
   })
   .partial()
-  .meta({ id: 'UpdateProfileBody', description: '`preferences` and `enabledModules` are merged key by key' });
+  .meta({
+    id: 'UpdateProfileBody',
+    description: 'At least one field; `preferences` and `enabledModules` are merged key by key',
+    examples: [{ timeZone: 'America/New_York', weekStartsOn: 0, preferences: { theme: 'light' } }],
+  });
 
 export const ProfileResponse = z.object({ user: Profile }).meta({ id: 'ProfileResponse' });
 
@@ -61,8 +66,8 @@ export const Bootstrap = z
     routines: z.array(RoutineView).describe('Live routines (at most 1000)'),
     projects: z.array(Project),
     lists: z.array(TaskList),
-    cursor: z.string().describe('A sync cursor: pass it to GET /sync?since= to get what changes from now on'),
-    serverTime: DateTime,
+    cursor: z.string().meta({ description: 'A sync cursor: pass it to GET /sync?since= to get what changes from now on', examples: [examples.syncCursor] }),
+    serverTime: DateTime.meta({ examples: [examples.at.updated] }),
   })
   .meta({ id: 'Bootstrap' });
 

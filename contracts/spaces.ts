@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, Uuid } from './common';
+import { DateTime, ErrorEnvelope, NonBlankText, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 
 export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #3366ff');
@@ -14,7 +15,7 @@ export const Space = z
     updatedAt: DateTime,
     deletedAt: DateTime.nullable(),
   })
-  .meta({ id: 'Space' });
+  .meta({ id: 'Space', examples: [examples.space] });
 export type Space = z.infer<typeof Space>;
 
 export const Calendar = z
@@ -28,13 +29,13 @@ export const Calendar = z
     updatedAt: DateTime,
     deletedAt: DateTime.nullable(),
   })
-  .meta({ id: 'Calendar' });
+  .meta({ id: 'Calendar', examples: [examples.calendar] });
 export type Calendar = z.infer<typeof Calendar>;
 
-export const CreateSpaceBody = z.object({ name: z.string().trim().min(1).max(200) }).meta({ id: 'CreateSpaceBody' });
+export const CreateSpaceBody = z.object({ name: NonBlankText(200) }).meta({ id: 'CreateSpaceBody', examples: [{ name: 'Family' }] });
 export const CreateCalendarBody = z
-  .object({ name: z.string().trim().min(1).max(200), color: Color.optional(), spaceId: Uuid.optional() })
-  .meta({ id: 'CreateCalendarBody', description: 'spaceId defaults to the personal Space' });
+  .object({ name: NonBlankText(200), color: Color.optional(), spaceId: Uuid.optional() })
+  .meta({ id: 'CreateCalendarBody', description: 'spaceId defaults to the personal Space', examples: [{ name: 'Work', color: '#ff8800' }] });
 
 const notFound = { description: 'Space not found', schema: ErrorEnvelope };
 

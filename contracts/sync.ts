@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { Booking, MeetingType } from './bookings';
 import { DateTime, ErrorEnvelope } from './common';
 import { Event } from './events';
 import { Goal } from './goals';
+import * as examples from './examples';
 import { op } from './operation';
 import { RoutineView } from './routines';
 import { Calendar, Space } from './spaces';
@@ -12,18 +14,30 @@ export const SyncQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size, default 500'),
 });
 
+const SyncChanges = z.object({
+  events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
+  tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
+  meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings of the caller\'s meeting types'),
+});
+
+/** Every syncable type present, as in every answer: one changed event, nothing else. */
+const changesExample = { ...Object.fromEntries(Object.keys(SyncChanges.shape).map((type) => [type, []])), events: [examples.event] };
+
 export const SyncResponse = z
   .object({
-    changes: z.object({
-      events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
-      tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
-    }),
+    changes: SyncChanges,
     deleted: z.array(z.object({ type: z.string(), id: z.string() })),
     cursor: z.string(),
     hasMore: z.boolean(),
     serverTime: DateTime,
   })
-  .meta({ id: 'SyncResponse' });
+  .meta({
+    id: 'SyncResponse',
+    examples: [{
+      changes: changesExample, deleted: [], cursor: examples.syncCursor, hasMore: false,
+      serverTime: examples.at.updated,
+    }],
+  });
 
 export const syncOperations = [
   op({ method: 'get', path: '/sync', tag: 'Sync', summary: 'Everything that changed since a cursor or time',

@@ -4,17 +4,14 @@
  * a capability that starts emitting a domain event named in `producers` is delivered without touching the pipeline.
  *
  * A producer turns a domain event into the delivered `data` (and `previous`) and names whose webhooks get it.
- * Producers of domain events that do not exist yet (bookings) are the plan for their slice: the
- * domain event's data is the payload, or `{data, previous}` where the type carries `previous`.
+ * The domain event's data is the payload, or `{data, previous}` where the type carries `previous`.
  */
 import type { z } from 'zod';
+import { Booking, BookingRescheduledPrevious } from './bookings';
 import { Event } from './events';
 import { Routine, RoutinePeriodDay } from './routines';
 import { Task } from './tasks';
-import {
-  BookingPayload, BookingRescheduledPrevious, FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload,
-  TaskDueChangedPrevious,
-} from './webhook-payloads';
+import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload, TaskDueChangedPrevious } from './webhook-payloads';
 
 /** Whose webhooks receive a delivery: every member of a Space, or the named users. */
 export type Audience = { spaceId: string } | { userIds: string[] };
@@ -47,7 +44,6 @@ export interface WebhookTypeDef {
   producers: Record<string, Producer>;
 }
 
-type Booking = z.infer<typeof BookingPayload>;
 type WithPrevious<T> = { data: T; previous: unknown };
 
 const toSpace: Producer = ({ data }) => ({ data, audience: { spaceId: (data as Event).spaceId } });
@@ -87,9 +83,9 @@ export const WEBHOOK_CATALOGUE: readonly WebhookTypeDef[] = [
     previous: TaskDueChangedPrevious,
   }),
   def('task.deleted', 'a task is deleted', Task, toTaskOwner),
-  def('booking.created', 'someone books through a public booking page', BookingPayload, toHost),
-  def('booking.cancelled', 'a booking is cancelled by guest or host', BookingPayload, toHost),
-  def('booking.rescheduled', 'a booking moves, by guest or host; carries the previous start', BookingPayload,
+  def('booking.created', 'someone books through a public booking page', Booking, toHost),
+  def('booking.cancelled', 'a booking is cancelled by guest or host', Booking, toHost),
+  def('booking.rescheduled', 'a booking moves, by guest or host; carries the previous start', Booking,
     withPrevious((b: Booking) => b.hostId), { previous: BookingRescheduledPrevious }),
   def('routine.created', 'a routine is created', Routine, toRoutineOwner),
   def('routine.updated', 'a routine\'s name, days or periods change', Routine, toRoutineOwner),

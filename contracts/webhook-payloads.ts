@@ -1,36 +1,10 @@
-/**
- * Payload (`data` / `previous`) schemas of the webhook types whose resources have no slice of their own yet
- * (bookings) and of the integration layer, and the `previous` of task.due_changed. When a slice lands it
- * should export its resource schema and the catalogue should point at it.
- */
+/** Payload (`data` / `previous`) schemas of the integration layer's webhook types, and the `previous` of task.due_changed. */
 import { z } from 'zod';
-import { DateTime, Uuid } from './common';
+import { DateTime } from './common';
 
 export const TaskDueChangedPrevious = z
   .object({ dueAt: DateTime.nullable().describe('The due date before the change (null: there was none)') })
-  .meta({ id: 'TaskDueChangedPrevious' });
-
-export const BookingPayload = z
-  .object({
-    id: Uuid,
-    meetingTypeId: Uuid,
-    hostId: Uuid,
-    eventId: Uuid.nullable().describe('The event the booking put in the host\'s calendar'),
-    startsAt: DateTime,
-    endsAt: DateTime,
-    timeZone: z.string(),
-    guest: z.object({ name: z.string(), email: z.string() }),
-    note: z.string().nullable(),
-    status: z.string().describe('`confirmed` or `cancelled`'),
-    cancelledBy: z.enum(['guest', 'host']).nullable(),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  })
-  .meta({ id: 'BookingPayload', description: 'A booking as webhooks deliver it.' });
-
-export const BookingRescheduledPrevious = z
-  .object({ startsAt: DateTime, endsAt: DateTime })
-  .meta({ id: 'BookingRescheduledPrevious', description: 'Where the booking was before it moved.' });
+  .meta({ id: 'TaskDueChangedPrevious', examples: [{ dueAt: '2026-03-18T17:00:00.000Z' }] });
 
 // ---- the integration layer (inbound calls become domain events, then webhooks) ----
 
@@ -39,7 +13,7 @@ export const MessagingReceivedPayload = z
     sender: z.string().min(1).max(200).describe('The sender as the messaging provider names them (e.g. a phone number)'),
     text: z.string().max(10_000),
   })
-  .meta({ id: 'MessagingReceivedPayload' });
+  .meta({ id: 'MessagingReceivedPayload', examples: [{ sender: '+44 20 7946 0958', text: 'Running 10 minutes late' }] });
 
 export const PaymentsEventPayload = z
   .object({
@@ -50,7 +24,10 @@ export const PaymentsEventPayload = z
       .describe('The customer as the payments provider knows them'),
     kind: z.enum(['payment', 'subscription', 'invoice']),
   })
-  .meta({ id: 'PaymentsEventPayload' });
+  .meta({
+    id: 'PaymentsEventPayload',
+    examples: [{ amount: 4900, currency: 'EUR', customer: { id: 'cus_8h2k', name: 'Grace Hopper', email: 'grace@example.com' }, kind: 'payment' }],
+  });
 
 const Answer = z.union([z.string().max(10_000), z.number(), z.boolean(), z.array(z.string().max(1_000)).max(100), z.null()]);
 
@@ -59,7 +36,10 @@ export const FormSubmittedPayload = z
     formId: z.string().min(1).max(200),
     answers: z.array(z.object({ question: z.string().max(1_000), answer: Answer })).max(500).describe('Every answer, in form order'),
   })
-  .meta({ id: 'FormSubmittedPayload' });
+  .meta({
+    id: 'FormSubmittedPayload',
+    examples: [{ formId: 'intake-2026', answers: [{ question: 'Preferred day?', answer: 'Monday' }, { question: 'Attendees', answer: 3 }] }],
+  });
 
 export const integrationPayloads = {
   'messaging.received': MessagingReceivedPayload,

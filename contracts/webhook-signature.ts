@@ -18,6 +18,9 @@
  *
  * The tolerance window (default 5 minutes either side of the receiver's clock) refuses a captured request replayed
  * later; within the window, dedupe on the body's `id` (the domain event id) or the `X-Calendar-Delivery` header.
+ *
+ * Each delivery is also signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`),
+ * so the `standardwebhooks` packages verify it with the same `whsec_…` secret: see docs/webhooks.md.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -26,6 +29,16 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 /** The signature of one attempt: lowercase hex HMAC-SHA256 of `${timestamp}.${body}`. */
 export function signWebhook(secret: string, timestamp: number | string, body: string | Buffer): string {
   return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+}
+
+/**
+ * The Standard Webhooks signature of one attempt: `v1,` + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`, keyed
+ * with the bytes the secret's part after `whsec_` encodes in base64 (secrets made before it was plain base64 used
+ * the URL-safe alphabet; Node decodes both).
+ */
+export function signStandardWebhook(secret: string, id: string, timestamp: number | string, body: string | Buffer): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
 }
 
 export interface VerifyWebhookInput {

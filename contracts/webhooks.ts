@@ -1,6 +1,7 @@
 /** Webhook management (session only), the delivery body and the delivery log. Types: webhook-catalogue.ts. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
+import * as examples from './examples';
 import { op } from './operation';
 import { WEBHOOK_CATALOGUE, WEBHOOK_TYPES } from './webhook-catalogue';
 
@@ -11,7 +12,11 @@ export const WebhookEvents = z
   .min(1)
   .max(WEBHOOK_TYPES.length)
   .refine((types) => !types.includes('*') || types.length === 1, { message: '"*" subscribes to every type and stands alone' })
-  .describe('Subscribed types, or `["*"]` for every type (integration types included)');
+  // The same rule for the document: no "*" in the list, or a list of one.
+  .meta({
+    description: 'Subscribed types, or `["*"]` for every type (integration types included); "*" stands alone',
+    anyOf: [{ items: { not: { const: '*' } } }, { maxItems: 1 }],
+  });
 
 const WebhookUrl = z
   .url({ protocol: /^https?$/ })
@@ -28,22 +33,25 @@ export const Webhook = z
     createdAt: DateTime,
     updatedAt: DateTime,
   })
-  .meta({ id: 'Webhook', description: 'A webhook; its secret is shown once, at creation.' });
+  .meta({ id: 'Webhook', description: 'A webhook; its secret is shown once, at creation.', examples: [examples.webhook] });
 export type Webhook = z.infer<typeof Webhook>;
 
 export const CreateWebhookBody = z
-  .object({ name: z.string().trim().min(1).max(200), url: WebhookUrl, events: WebhookEvents })
-  .meta({ id: 'CreateWebhookBody' });
+  .object({ name: NonBlankText(200), url: WebhookUrl, events: WebhookEvents })
+  .meta({
+    id: 'CreateWebhookBody',
+    examples: [{ name: 'CRM sync', url: 'https://crm.example.com/hooks/calendar', events: ['event.created', 'event.updated'] }],
+  });
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 
 export const UpdateWebhookBody = z
-  .object({ name: z.string().trim().min(1).max(200), url: WebhookUrl, events: WebhookEvents, enabled: z.boolean() })
+  .object({ name: NonBlankText(200), url: WebhookUrl, events: WebhookEvents, enabled: z.boolean() })
   .partial()
-  .meta({ id: 'UpdateWebhookBody' });
+  .meta({ id: 'UpdateWebhookBody', description: 'At least one field', examples: [{ enabled: false }] });
 export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
 
 export const WebhookCreated = z
-  .object({ webhook: Webhook, secret: z.string().describe('`whsec_…`: signs every delivery; shown only here') })
+  .object({ webhook: Webhook, secret: z.string().meta({ description: '`whsec_…`: signs every delivery; shown only here', examples: [examples.secrets.webhook] }) })
   .meta({ id: 'WebhookCreated' });
 
 export const WebhookTestResult = z
@@ -53,7 +61,7 @@ export const WebhookTestResult = z
     responseTimeMs: z.number().int(),
     error: z.string().nullable().describe('Why it failed (timeout, refused address, ...); null on success'),
   })
-  .meta({ id: 'WebhookTestResult' });
+  .meta({ id: 'WebhookTestResult', examples: [{ ok: true, status: 200, responseTimeMs: 87, error: null }] });
 
 export const DeliveryAttempt = z
   .object({
@@ -62,7 +70,7 @@ export const DeliveryAttempt = z
     responseTimeMs: z.number().int().nullable(),
     error: z.string().nullable(),
   })
-  .meta({ id: 'WebhookDeliveryAttempt' });
+  .meta({ id: 'WebhookDeliveryAttempt', examples: [examples.deliveryAttempt] });
 
 export const Delivery = z
   .object({
@@ -77,15 +85,23 @@ export const Delivery = z
     createdAt: DateTime,
     updatedAt: DateTime,
   })
-  .meta({ id: 'WebhookDelivery' });
+  .meta({
+    id: 'WebhookDelivery',
+    examples: [{
+      id: examples.ids.delivery, webhookId: examples.ids.webhook, eventId: examples.ids.domainEvent, type: 'event.created',
+      state: 'delivered', attempts: [examples.deliveryAttempt], nextAttemptAt: null,
+      payload: { id: examples.ids.domainEvent, type: 'event.created', createdAt: examples.at.created, data: examples.event },
+      createdAt: examples.at.created, updatedAt: examples.at.updated,
+    }],
+  });
 export type Delivery = z.infer<typeof Delivery>;
 
 /** The JSON body of every delivery; `data` (and `previous`) per type as the catalogue says. */
 export const WebhookEnvelope = z
   .object({
-    id: Uuid.describe('The domain event id: the same across attempts and redeliveries'),
+    id: Uuid.meta({ description: 'The domain event id: the same across attempts and redeliveries', examples: [examples.ids.domainEvent] }),
     type: WebhookEventType,
-    createdAt: DateTime.describe('When the change happened'),
+    createdAt: DateTime.meta({ description: 'When the change happened', examples: [examples.at.updated] }),
     data: z.unknown(),
     previous: z.unknown().optional(),
   })
@@ -112,14 +128,14 @@ export const webhookBodies = WEBHOOK_CATALOGUE.map((t) => ({
 
 export const WebhookTypeInfo = z
   .object({ type: z.string(), description: z.string(), listedInSettings: z.boolean(), integration: z.boolean() })
-  .meta({ id: 'WebhookTypeInfo' });
+  .meta({ id: 'WebhookTypeInfo', examples: [{ type: 'event.created', description: 'an event is created', listedInSettings: true, integration: false }] });
 
 export const webhookTypeInfos = WEBHOOK_CATALOGUE.map(({ type, description, listedInSettings, integration }) => ({
   type, description, listedInSettings, integration,
 }));
 
 const DeliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50).describe('Newest first; default 50'),
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('How many, newest first'),
 });
 
 const notFound = { description: 'No such webhook of the caller (other people\'s are 404 too)', schema: ErrorEnvelope };

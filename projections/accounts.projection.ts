@@ -6,7 +6,7 @@ export const ACCOUNTS = 'accounts';
 
 export const accountsProjection = projection({
   name: ACCOUNTS,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: { users: { indexes: [['_emailLower'], ['username']] } },
   handles: ['user.registered', 'user.profile_updated'],
   async apply(e, docs) {

@@ -7,7 +7,7 @@ export const BUG_REPORTS = 'bug-reports';
 
 export const bugReportsProjection = projection({
   name: BUG_REPORTS,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: { reports: { indexes: [['userId', '_sortKey']] } },
   handles: ['bug_report.submitted'],
   async apply(e, docs) {

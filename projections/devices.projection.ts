@@ -6,7 +6,7 @@ export const DEVICES = 'devices';
 
 export const devicesProjection = projection({
   name: DEVICES,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: { devices: { indexes: [['userId', '_sortKey']] } },
   handles: ['device.registered', 'device.updated', 'device.removed'],
   async apply(e, docs) {

@@ -7,7 +7,7 @@ export const EVENT_TYPES = 'event-types';
 
 export const eventTypesProjection = projection({
   name: EVENT_TYPES,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: { types: { indexes: [['_userId', '_sortKey']] } },
   handles: ['event_type.created', 'event_type.updated', 'event_type.deleted'],
   async apply(e, docs) {

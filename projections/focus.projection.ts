@@ -6,7 +6,7 @@ export const FOCUS = 'focus';
 
 export const focusProjection = projection({
   name: FOCUS,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: { sessions: { indexes: [['userId', 'status'], ['goalId', '_startMs']] } },
   handles: ['focus.started', 'focus.paused', 'focus.resumed', 'focus.stopped'],
   async apply(e, docs) {

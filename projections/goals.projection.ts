@@ -11,7 +11,7 @@ export const GOALS = 'goals';
 
 export const goalsProjection = projection({
   name: GOALS,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: {
     goals: { indexes: [['userId', '_sortKey'], ['userId', '_pos']] },
     blocks: { indexes: [['goalId', '_startMs']] },

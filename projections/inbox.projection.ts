@@ -1,38 +1,59 @@
-/** Invitations: events whose attendees include a user of the service, until that user answers. */
+/**
+ * The inbox: invitations (events whose attendees include a user of the service, until that user answers) and
+ * booking requests (bookings of the host's meeting types, until cancelled; GET /inbox also drops those that
+ * have started).
+ */
+import { bookingIn } from '../contracts/bookings';
 import type { Event } from '../contracts/events';
-import { projection } from './projection';
+import type { RecordedEvent } from '../services/eventstore/event-store.port';
+import { projection, type ProjectionDocs } from './projection';
 
 export const INBOX = 'inbox';
 
+async function invitations(e: RecordedEvent, docs: ProjectionDocs): Promise<void> {
+  const event = e.data as Event;
+  const invitations = docs('invitations');
+  const invited = new Set(
+    event.status === 'confirmed'
+      ? event.attendees
+          .filter((a) => a.userId && a.userId !== event.createdBy && a.response === 'needs_action')
+          .map((a) => a.userId as string)
+      : [],
+  );
+  for (const stale of await invitations.find({ eventId: event.id })) {
+    if (!invited.has(stale.userId as string)) await invitations.delete(stale._id);
+  }
+  for (const userId of invited) {
+    const id = `${event.id}:${userId}`;
+    const existing = await invitations.get(id);
+    await invitations.putIfNewer({
+      _id: id,
+      _pos: e.position,
+      userId,
+      eventId: event.id,
+      event,
+      createdAt: (existing?.createdAt as string | undefined) ?? e.metadata.occurredAt,
+    });
+  }
+}
+
+async function bookingRequests(e: RecordedEvent, docs: ProjectionDocs): Promise<void> {
+  const booking = bookingIn(e.type, e.data);
+  if (!booking) return;
+  const requests = docs('bookings');
+  if (booking.status === 'cancelled') return requests.delete(booking.id);
+  await requests.putIfNewer({
+    _id: booking.id, _pos: e.position, userId: booking.hostId, booking, _startMs: Date.parse(booking.startsAt), createdAt: booking.createdAt,
+  });
+}
+
 export const inboxProjection = projection({
   name: INBOX,
-  version: 1,
-  collections: { invitations: { indexes: [['userId'], ['eventId']] } },
-  handles: ['event.created', 'event.updated', 'event.cancelled'],
-  async apply(e, docs) {
-    const event = e.data as Event;
-    const invitations = docs('invitations');
-    const invited = new Set(
-      event.status === 'confirmed'
-        ? event.attendees
-            .filter((a) => a.userId && a.userId !== event.createdBy && a.response === 'needs_action')
-            .map((a) => a.userId as string)
-        : [],
-    );
-    for (const stale of await invitations.find({ eventId: event.id })) {
-      if (!invited.has(stale.userId as string)) await invitations.delete(stale._id);
-    }
-    for (const userId of invited) {
-      const id = `${event.id}:${userId}`;
-      const existing = await invitations.get(id);
-      await invitations.putIfNewer({
-        _id: id,
-        _pos: e.position,
-        userId,
-        eventId: event.id,
-        event,
-        createdAt: (existing?.createdAt as string | undefined) ?? e.metadata.occurredAt,
-      });
-    }
+  version: 2, // v2: booking requests
+  collections: {
+    invitations: { indexes: [['userId'], ['eventId']] },
+    bookings: { indexes: [['userId', '_startMs']] },
   },
+  handles: ['event.created', 'event.updated', 'event.cancelled', 'booking.created', 'booking.rescheduled', 'booking.cancelled'],
+  apply: (e, docs) => (e.type.startsWith('booking.') ? bookingRequests(e, docs) : invitations(e, docs)),
 });

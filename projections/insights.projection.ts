@@ -150,7 +150,7 @@ async function applyPeriodCleared(e: RecordedEvent, docs: ProjectionDocs) {
 
 export const insightsProjection = projection({
   name: INSIGHTS,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: {
     users: { indexes: [] },
     spaces: { indexes: [] },

@@ -50,7 +50,7 @@ async function invite(docs: ProjectionDocs, e: RecordedEvent): Promise<void> {
 
 export const notificationsProjection = projection({
   name: NOTIFICATIONS,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: {
     notifications: { indexes: [['userId', '_sortKey'], ['userId', '_pos'], ['sourceEventId']] },
     invitees: { indexes: [] },

@@ -75,7 +75,7 @@ async function putDay(e: RecordedEvent, docs: ProjectionDocs): Promise<void> {
 
 export const routinesProjection = projection({
   name: ROUTINES,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: {
     routines: { indexes: [['ownerId', '_sortKey'], ['ownerId', '_pos']] },
     days: { indexes: [['ownerId', 'date']] },

@@ -124,6 +124,8 @@ export class ProjectionRunner {
   private readonly building = new Map<string, Follower>();
   private poll: NodeJS.Timeout | null = null;
   private readonly deadLetters: DeadLetters;
+  /** The registry check under way: stop() waits for it, so it never meets a closed store. */
+  private checking: Promise<void> | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -147,11 +149,16 @@ export class ProjectionRunner {
       if (current && !(await this.aheadOfLog(current))) await this.follow(def, current, 'active');
       else await this.build(def, reg);
     }
-    this.poll = setInterval(() => void this.checkRebuildRequests(), REGISTRY_POLL_MS);
+    this.poll = setInterval(() => {
+      this.checking ??= this.checkRebuildRequests()
+        .catch((err: unknown) => this.log.warn({ err }, 'projection registry check failed; will retry'))
+        .finally(() => (this.checking = null));
+    }, REGISTRY_POLL_MS);
   }
 
   async stop(): Promise<void> {
     if (this.poll) clearInterval(this.poll);
+    await this.checking;
     await Promise.all([...this.active.values(), ...this.building.values()].map((f) => f.stop()));
   }
 

@@ -1,6 +1,6 @@
 /** Spaces, memberships, calendars and events: what GET /spaces, /calendars, /events and /sync read. */
 import type { DomainEventData } from '../contracts/domain-events';
-import { upcastEvent, type Event } from '../contracts/events';
+import type { Event } from '../contracts/events';
 import { seriesEnd } from '../services/time/recurrence';
 import { spanClass } from './event-span';
 import { projection } from './projection';
@@ -10,7 +10,7 @@ export const SCHEDULE = 'schedule';
 export function eventDoc(event: Event, position: number, changedAt: string) {
   const startMs = Date.parse(event.startsAt);
   return {
-    ...upcastEvent(event),
+    ...event,
     _id: event.id,
     _pos: position,
     _changedAt: changedAt,
@@ -22,7 +22,7 @@ export function eventDoc(event: Event, position: number, changedAt: string) {
 
 export const scheduleProjection = projection({
   name: SCHEDULE,
-  version: 2,
+  version: 3, // v2: erasure stamps on every document; v3: span classes and the indexes below
   // Each index serves a query of read-api (spaces, calendars, events and their /sync pages by owner and position).
   collections: {
     spaces: { indexes: [['id', '_pos']] },

@@ -80,7 +80,7 @@ const TASK_TYPES = ['task.created', 'task.updated', 'task.completed', 'task.assi
 
 export const tasksProjection = projection({
   name: TASKS,
-  version: 1,
+  version: 2, // v2: erasure stamps on every document
   collections: {
     tasks: { indexes: [['_viewerId', '_sortKey'], ['_viewerId', '_rankKey'], ['_viewerId', '_pos'], ['_viewerId', '_dueMs', '_sortKey']] },
     projects: { indexes: [['ownerId', '_sortKey'], ['ownerId', '_pos']] },

@@ -8,6 +8,9 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { accountsProjection } from '../projections/accounts.projection';
+import { bookingsProjection } from '../projections/bookings.projection';
+import { assistantProjection } from '../projections/assistant.projection';
+import { automationsProjection } from '../projections/automations.projection';
 import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
 import { notificationsProjection } from '../projections/notifications.projection';
@@ -19,6 +22,7 @@ import { insightsProjection } from '../projections/insights.projection';
 import { projectionHealth, readinessProblems } from '../projections/health';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
+import { bookingPages } from '../read-api/bookings/page/booking-page';
 import { ProjectionRunner } from '../projections/runner';
 import { routinesProjection } from '../projections/routines.projection';
 import { scheduleProjection } from '../projections/schedule.projection';
@@ -26,15 +30,20 @@ import { tasksProjection } from '../projections/tasks.projection';
 import { Watermarks } from '../projections/watermarks';
 import { Sessions } from '../write-api/accounts/sessions';
 import { ApiKeys } from '../write-api/api-keys/api-keys';
-import { oauthSigningSecret } from '../write-api/oauth/access-tokens';
 import { OAuth } from '../write-api/oauth/oauth';
 import type { AppContext } from './app-context';
+import { startAutomationRunner, type AutomationRunner } from './automations/automation-runner';
 import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
+import { historyStore } from './eventstore/decoding-event-store';
+import { erasable } from './history/erasable-projection';
 import type { EventStore } from './eventstore/event-store.port';
+import { loadKeyring } from './keyring';
 import { createHttpApp } from './http/app';
+import { startMailConsumer } from './mail/mail-consumer';
+import { outboxSender, smtpSender } from './mail/mail.port';
 import { startPushConsumer } from './push/push-consumer';
 import { PushService } from './push/push-service';
 import { addProjectionMetrics, Metrics } from './http/metrics';
@@ -45,7 +54,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection, tasksProjection,
+  routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection,
 ];
 
 export interface Ports {
@@ -60,17 +69,27 @@ async function openEmbeddedBusOn(file: string, events: EventStore, logIsEmbedded
   return logIsEmbedded ? (await import('./bus/log-backed-bus')).logBackedBus(bus, events) : bus;
 }
 
+/** The event log the configuration names (also what the CLI reads). */
+export async function openEventStore(config: Config): Promise<EventStore> {
+  return config.EVENTSTORE_URL
+    ? (await import('./eventstore/esdb-event-store')).openEsdbEventStore(config.EVENTSTORE_URL)
+    : (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(path.resolve(config.DATA_DIR, 'events.sqlite'));
+}
+
+/** The read-model store the configuration names. */
+export async function openReadStore(config: Config): Promise<ReadStore> {
+  return config.MONGO_URL
+    ? (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
+    : (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.resolve(config.DATA_DIR, 'read-models.sqlite'), {
+        requireIndexes: config.READ_STORE_REQUIRE_INDEXES,
+      });
+}
+
 export async function openPorts(config: Config): Promise<Ports> {
   const dir = path.resolve(config.DATA_DIR);
   mkdirSync(dir, { recursive: true });
-  const events = config.EVENTSTORE_URL
-    ? await (await import('./eventstore/esdb-event-store')).openEsdbEventStore(config.EVENTSTORE_URL)
-    : await (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(path.join(dir, 'events.sqlite'));
-  const store = config.MONGO_URL
-    ? await (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
-    : await (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.join(dir, 'read-models.sqlite'), {
-        requireIndexes: config.READ_STORE_REQUIRE_INDEXES,
-      });
+  const events = await openEventStore(config);
+  const store = await openReadStore(config);
   const bus = config.KAFKA_BROKERS
     ? await (await import('./bus/kafka-bus')).openKafkaBus(config.KAFKA_BROKERS.split(',').map((b) => b.trim()), {
         partitions: config.KAFKA_TOPIC_PARTITIONS,
@@ -80,19 +99,47 @@ export async function openPorts(config: Config): Promise<Ports> {
   return { events, store, bus };
 }
 
-/** The cursor-signing secret: configured, or generated once and kept in the read store for every process. */
-async function serverSecret(config: Config, store: ReadStore): Promise<string> {
-  if (config.SERVER_SECRET) return config.SERVER_SECRET;
+/** SERVER_SECRET's and OAUTH_JWT_SECRET's keys; a key generated for want of one is kept beside the data: warned. */
+async function loadKeys(config: Config, store: ReadStore, log: Logger) {
+  const server = await loadKeyring(config.SERVER_SECRET, store, 'server-secret');
+  const oauth = await loadKeyring(config.OAUTH_JWT_SECRET, store, 'oauth-jwt-secret');
+  for (const [variable, { generated }] of [['SERVER_SECRET', server], ['OAUTH_JWT_SECRET', oauth]] as const) {
+    if (generated) {
+      log.warn({ variable }, `${variable} is not set: its key was generated and is kept in the read store, beside the data it protects. Set ${variable} in production (docs/production.md).`);
+    }
+  }
+  return { server: server.ring, oauth: oauth.ring };
+}
+
+/** A write may wait up to MIN_POSITION_WAIT_MS for its projection; past this, connections still open are cut. */
+const HTTP_GRACE_MS = 10_000;
+
+/** Stops accepting, lets the requests in flight answer, closes each connection once it is idle. */
+async function closeHttp(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  const cut = setTimeout(() => server.closeAllConnections(), HTTP_GRACE_MS);
+  server.closeIdleConnections();
+  await closed;
+  clearInterval(idle);
+  clearTimeout(cut);
+}
+
+/** A secret generated once and kept in the read store for every process. */
+async function storedSecret(store: ReadStore, id: string): Promise<string> {
   const settings = store.collection('_settings');
-  await settings.insertNew({ _id: 'server-secret', value: randomBytes(32).toString('base64url') });
-  return (await settings.get('server-secret'))!.value as string;
+  await settings.insertNew({ _id: id, value: randomBytes(32).toString('base64url') });
+  return (await settings.get(id))!.value as string;
 }
 
 export interface Service {
   context: AppContext;
+  /** The adapters as opened, below the decoding store (tests and tools that look at the log as stored). */
+  ports: Ports;
   runner: ProjectionRunner | null;
   relay: Relay | null;
   dispatcher: Dispatcher | null;
+  automations: AutomationRunner | null;
   server: Server | null;
   /** Where the HTTP server listens (when the api role runs). */
   url: string | null;
@@ -101,29 +148,41 @@ export interface Service {
 
 export async function startService(config: Config, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<Service> {
   const ports = await openPorts(config);
-  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher']) : new Set([config.ROLE]);
+  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher', 'automations']) : new Set([config.ROLE]);
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
+  const keys = await loadKeys(config, ports.store, log);
+  const history = historyStore(ports.events, ports.store);
   const context: AppContext = {
     config,
     log,
-    events: ports.events,
+    events: history.events,
+    codec: history.codec,
+    userKeys: history.keys,
     store: ports.store,
-    commands: new CommandHandler(ports.events),
+    commands: new CommandHandler(history.events),
     watermarks,
     readModels: new ReadModels(ports.store, watermarks),
     sessions: new Sessions(ports.store, config.SESSION_TTL_DAYS),
     apiKeys: new ApiKeys(ports.store),
-    oauth: new OAuth(ports.store, await oauthSigningSecret(config, ports.store), config),
-    serverSecret: await serverSecret(config, ports.store),
+    oauth: new OAuth(ports.store, keys.oauth, config),
+    serverKeys: keys.server,
+    // Not SERVER_SECRET: changing that must only expire sync cursors, never free every claimed email.
+    claimSecret: await storedSecret(ports.store, 'claim-secret'),
     projectionNames: PROJECTIONS.map((p) => p.name),
   };
 
-  const runner = roles.has('projector') ? new ProjectionRunner(ports.events, ports.store, PROJECTIONS, watermarks, log) : null;
+  // Every projection skips redacted events and forgets an erased user's documents (services/history/).
+  const erasables = PROJECTIONS.map((p) => erasable(p, ports.store));
+  const runner = roles.has('projector') ? new ProjectionRunner(history.events, ports.store, erasables, watermarks, log) : null;
   await runner?.start();
+  // The bus carries events as stored (sealed): its consumers decode them with context.codec.
   const relay = roles.has('relay') ? new Relay(ports.events, ports.bus, ports.store, config.KAFKA_TOPIC, log) : null;
   await relay?.start();
   const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
   const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, ports.bus, new PushService(config, ports.store)) : null;
+  const mailSender = config.SMTP_URL ? smtpSender(config.SMTP_URL) : outboxSender();
+  const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, ports.bus, mailSender) : null;
+  const automations = roles.has('automations') ? await startAutomationRunner(context, ports.bus) : null;
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -134,6 +193,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       metrics,
       routes: apiRoutes(context),
       operations: apiOperations,
+      pages: bookingPages(context),
       resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
       ready: async () => {
         const health = await projectionHealth(context);
@@ -154,18 +214,23 @@ export async function startService(config: Config, log: Logger = pino({ level: c
 
   return {
     context,
+    ports,
     runner,
     relay,
     dispatcher,
+    automations,
     server,
     url,
+    /** In order: no new requests (those in flight finish), the roles finish their work, then the clients close. */
     async stop() {
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
-      server?.closeAllConnections();
+      if (server) await closeHttp(server);
+      await automations?.stop();
       await pushConsumer?.stop();
+      await mailConsumer?.stop();
       await dispatcher?.stop();
       await relay?.stop();
       await runner?.stop();
+      mailSender.close();
       await ports.bus.close();
       await ports.events.close();
       await ports.store.close();

@@ -1,10 +1,15 @@
 import { z } from 'zod';
+import { keyList } from './keyring';
+
+/** A comma list of keys (rotation: the first signs and encrypts, all verify and decrypt), each at least `min` long. */
+const keys = (min: number) =>
+  z.string().transform(keyList).pipe(z.array(z.string().min(min, `each key needs at least ${min} characters`)).min(1)).optional();
 
 const Config = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  ROLE: z.enum(['all', 'api', 'projector', 'relay', 'dispatcher']).default('all'),
+  ROLE: z.enum(['all', 'api', 'projector', 'relay', 'dispatcher', 'automations']).default('all'),
   EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, 'must be an esdb:// URL').optional(),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   MONGO_DB: z.string().default('calendar'),
@@ -18,8 +23,11 @@ const Config = z.object({
   /** Embedded read store only: a query that would scan a collection (no index serves it) fails instead (tests). */
   READ_STORE_REQUIRE_INDEXES: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Signs sync cursors and encrypts stored idempotent replies; generated once and kept in the read store if unset. */
-  SERVER_SECRET: z.string().min(16).optional(),
+  /**
+   * Signs sync cursors, encrypts webhook secrets and stored idempotent replies (comma list for rotation); generated
+   * once and kept in the read store if unset, which production must not rely on.
+   */
+  SERVER_SECRET: keys(16),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   SYNC_CURSOR_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How long a read with X-Calendar-Min-Position (and a write waiting for its projection) may wait. */
@@ -49,8 +57,8 @@ const Config = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Shared secret of the integration layer's inbound calls; POST /integrations/inbound answers 404 while unset. */
   INTEGRATIONS_SECRET: z.string().min(16).optional(),
-  /** HS256 key for OAuth access tokens (at least 32 characters); generated once and kept in the read store if unset. */
-  OAUTH_JWT_SECRET: z.string().min(32).optional(),
+  /** HS256 keys for OAuth access tokens (comma list, each at least 32 characters); generated and stored if unset. */
+  OAUTH_JWT_SECRET: keys(32),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** `record`: pushes are only recorded on the device; `deliver`: web through Web Push, ios/android through the gateway. */
@@ -65,6 +73,17 @@ const Config = z.object({
   VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https: URL').default('mailto:push@localhost'),
   /** Lets Web Push endpoints be plain http or loopback, link-local and private addresses (tests, closed networks). */
   PUSH_ALLOW_PRIVATE_ENDPOINTS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Guests' mail goes out over this SMTP server (`smtp://user:pass@host:587`, `smtps://…`); unset: kept in the outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).max(300).default('Calendar <no-reply@localhost>'),
+  /** Where people reach the service (links in guests' mail); default http://localhost:$PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')).optional(),
+  /** Base URL of an OpenAI-compatible chat-completions API; unset: only the built-in assistant answers. */
+  ASSISTANT_MODEL_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ASSISTANT_MODEL: z.string().min(1).max(200).optional(),
+  ASSISTANT_MODEL_KEY: z.string().min(1).optional(),
+  /** One model call's time-out; on time-out the built-in assistant answers. */
+  ASSISTANT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
 });
 
 export type Config = z.infer<typeof Config>;
@@ -73,6 +92,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Config.refine((c) => c.ROLE === 'all' || c.MONGO_URL, {
     path: ['ROLE'],
     message: 'separate roles share their read models through MongoDB: set MONGO_URL (the embedded read store lives in one process)',
+  }).refine((c) => !c.ASSISTANT_MODEL_URL || c.ASSISTANT_MODEL, {
+    path: ['ASSISTANT_MODEL'],
+    message: 'name the model to ask when ASSISTANT_MODEL_URL is set',
   }).refine((c) => !c.VAPID_PUBLIC_KEY === !c.VAPID_PRIVATE_KEY, {
     path: ['VAPID_PRIVATE_KEY'],
     message: 'set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither',

@@ -1,12 +1,16 @@
 /** Every operation of the API and its handler, slice by slice. */
 import { apiKeyOperations } from '../contracts/api-keys';
+import { assistantOperations } from '../contracts/assistant';
+import { automationOperations } from '../contracts/automations';
 import { availabilityOperations } from '../contracts/availability';
 import { authOperations } from '../contracts/auth';
 import { deviceOperations } from '../contracts/devices';
+import { bookingOperations, meetingTypeOperations, publicBookingOperations } from '../contracts/bookings';
 import { bugReportOperations } from '../contracts/bug-reports';
 import { eventTypeOperations } from '../contracts/event-types';
 import { eventOperations } from '../contracts/events';
 import { focusOperations } from '../contracts/focus';
+import { inboxOperations } from '../contracts/inbox';
 import { goalOperations } from '../contracts/goals';
 import { insightOperations } from '../contracts/insights';
 import { integrationOperations } from '../contracts/integrations';
@@ -22,6 +26,8 @@ import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
 import { projectOperations, taskOperations } from '../contracts/tasks';
 import { webhookOperations } from '../contracts/webhooks';
+import { assistantReadRoutes } from '../read-api/assistant/assistant.routes';
+import { automationsReadRoutes } from '../read-api/automations/automations.routes';
 import { availabilityRoutes } from '../read-api/availability/availability.routes';
 import { devicesReadRoutes } from '../read-api/devices/devices.routes';
 import { eventsReadRoutes } from '../read-api/events/events.routes';
@@ -29,10 +35,12 @@ import { notificationsReadRoutes } from '../read-api/notifications/notifications
 import { organizationsReadRoutes } from '../read-api/organizations/organizations.routes';
 import { planReadRoutes } from '../read-api/plan/plan.routes';
 import { plannerReadRoutes } from '../read-api/planner/planner.routes';
+import { bookingsReadRoutes } from '../read-api/bookings/bookings.routes';
 import { bugReportsReadRoutes } from '../read-api/bug-reports/bug-reports.routes';
 import { eventTypesReadRoutes } from '../read-api/event-types/event-types.routes';
 import { focusReadRoutes } from '../read-api/focus/focus.routes';
 import { goalsReadRoutes } from '../read-api/goals/goals.routes';
+import { inboxReadRoutes } from '../read-api/inbox/inbox.routes';
 import { insightsRoutes } from '../read-api/insights/insights.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
 import { routinesReadRoutes } from '../read-api/routines/routines.routes';
@@ -42,7 +50,11 @@ import { tasksReadRoutes } from '../read-api/tasks/tasks.routes';
 import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
+import { assistantWriteRoutes } from '../write-api/assistant/assistant.routes';
+import { automationsWriteRoutes } from '../write-api/automations/automations.routes';
 import { devicesWriteRoutes } from '../write-api/devices/devices.routes';
+import { bookingsWriteRoutes } from '../write-api/bookings/bookings.routes';
+import { meetingTypesWriteRoutes } from '../write-api/bookings/meeting-types.routes';
 import { bugReportsWriteRoutes } from '../write-api/bug-reports/bug-reports.routes';
 import { eventTypesWriteRoutes } from '../write-api/event-types/event-types.routes';
 import { eventsWriteRoutes } from '../write-api/events/events.routes';
@@ -70,6 +82,8 @@ export const apiOperations: Operation[] = [
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations, ...plannerOperations,
+  ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations, ...inboxOperations, ...assistantOperations,
+  ...automationOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -108,5 +122,8 @@ export function apiRoutes(app: AppContext): Route[] {
     ...tasksWriteRoutes(app),
     ...projectsWriteRoutes(app),
     ...plannerReadRoutes(app), ...plannerWriteRoutes(app),
+    ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app), ...inboxReadRoutes(app),
+    ...assistantReadRoutes(app), ...assistantWriteRoutes(app),
+    ...automationsReadRoutes(app), ...automationsWriteRoutes(app),
   ];
 }

@@ -29,7 +29,7 @@ export function profileReadRoutes(app: AppContext) {
       ]);
       return {
         status: 200,
-        body: { user, spaces, calendars, ...lists, cursor: encodeCursor(app.serverSecret, position), serverTime: new Date().toISOString() },
+        body: { user, spaces, calendars, ...lists, cursor: encodeCursor(app.serverKeys, position), serverTime: new Date().toISOString() },
       };
     }),
   ];

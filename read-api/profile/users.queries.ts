@@ -24,3 +24,8 @@ export async function userIdsByEmail(models: ReadModels, emails: string[]): Prom
   for (const d of docs) out.set(d._emailLower as string, d.id);
   return out;
 }
+
+export async function userByUsername(models: ReadModels, username: string): Promise<UserRecord | null> {
+  const [doc] = await (await models.docs(ACCOUNTS))<UserDoc>('users').find({ username }, { limit: 1 });
+  return doc ? publicView<UserRecord>(doc) : null;
+}

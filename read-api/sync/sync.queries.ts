@@ -5,7 +5,8 @@
  */
 import { publicView, type ReadModels } from '../../projections/read-models';
 import type { Watermarks } from '../../projections/watermarks';
-import type { Doc, Filter } from '../../services/readstore/read-store.port';
+import type { Tombstone } from '../../services/history/erasable-projection';
+import type { Collection, Doc, Filter } from '../../services/readstore/read-store.port';
 import { spaceIdsOf } from '../spaces/spaces.queries';
 import { SYNC_PROJECTIONS, SYNCABLES } from './syncables';
 
@@ -25,6 +26,8 @@ export async function syncWatermark(watermarks: Watermarks): Promise<number> {
 
 export async function changesSince(
   models: ReadModels,
+  /** Tombstones of erased items (services/history/erasable-projection.ts): reported in `deleted`. */
+  erasures: Collection<Tombstone>,
   userId: string,
   since: Since,
   watermark: number,
@@ -32,15 +35,16 @@ export async function changesSince(
 ): Promise<SyncPage> {
   const owner = { userId, spaceIds: await spaceIdsOf(models, userId) };
   const after = 'position' in since ? { _pos: { $gt: since.position, $lte: watermark } } : { _pos: { $lte: watermark }, _changedAt: { $gt: since.time } };
-  const rows: Array<{ type: string; doc: Doc }> = [];
+  const rows: Array<{ type: string; doc: Doc; erased?: true }> = [];
   for (const s of SYNCABLES) {
     const owned = s.owned(owner);
     if (!owned) continue;
     const docs = await models.docs(s.projection);
     const filter = { ...after, ...owned } as Filter;
-    for (const doc of await docs(s.collection).find(filter, { sort: [['_pos', 1]], limit: limit + 1 })) {
-      rows.push({ type: s.type, doc });
-    }
+    const page = { sort: [['_pos', 1]] as Array<[string, 1]>, limit: limit + 1 };
+    for (const doc of await docs(s.collection).find(filter, page)) rows.push({ type: s.type, doc });
+    const gone = { ...filter, projection: s.projection, collection: s.collection } as Filter;
+    for (const doc of await erasures.find(gone, page)) rows.push({ type: s.type, doc, erased: true });
   }
   rows.sort((a, b) => (a.doc._pos as number) - (b.doc._pos as number));
   let page = rows.slice(0, limit);
@@ -54,8 +58,12 @@ export async function changesSince(
     }
   }
   const changes: SyncPage['changes'] = Object.fromEntries(SYNCABLES.map((s) => [s.type, [] as unknown[]]));
-  for (const r of page) changes[r.type].push(publicView(r.doc));
+  const deleted: SyncPage['deleted'] = [];
+  for (const r of page) {
+    if (r.erased) deleted.push({ type: r.type, id: r.doc.id as string });
+    else changes[r.type].push(publicView(r.doc));
+  }
   const last = page.length ? (page[page.length - 1].doc._pos as number) : null;
   const floor = 'position' in since ? since.position : 0;
-  return { changes, deleted: [], position: hasMore ? last! : Math.max(watermark, floor), hasMore };
+  return { changes, deleted, position: hasMore ? last! : Math.max(watermark, floor), hasMore };
 }

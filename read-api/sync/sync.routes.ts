@@ -6,6 +6,7 @@ import { DateTime } from '../../contracts/common';
 import { ApiError, invalid } from '../../services/errors';
 import { route } from '../../services/http/route';
 import { decodeCursor, encodeCursor } from './cursor';
+import { ERASURES, type Tombstone } from '../../services/history/erasable-projection';
 import { changesSince, syncWatermark, type Since } from './sync.queries';
 
 const expired = () =>
@@ -19,7 +20,7 @@ export function syncRoutes(app: AppContext) {
       }
       return { time: new Date(since).toISOString() };
     }
-    const claims = decodeCursor(app.serverSecret, since);
+    const claims = decodeCursor(app.serverKeys, since);
     if (!claims) throw expired();
     if (Date.now() - claims.issuedAt > app.config.SYNC_CURSOR_TTL_DAYS * 86_400_000) throw expired();
     if (claims.position > (await app.events.headPosition())) throw expired();
@@ -30,13 +31,13 @@ export function syncRoutes(app: AppContext) {
     route<unknown, z.infer<typeof SyncQuery>>(findOperation(syncOperations, 'get', '/sync'), async ({ query, principal }) => {
       const since = await parseSince(query.since);
       const watermark = await syncWatermark(app.watermarks);
-      const page = await changesSince(app.readModels, principal!.userId, since, watermark, query.limit ?? 500);
+      const page = await changesSince(app.readModels, app.store.collection<Tombstone>(ERASURES), principal!.userId, since, watermark, query.limit ?? 500);
       return {
         status: 200,
         body: {
           changes: page.changes,
           deleted: page.deleted,
-          cursor: encodeCursor(app.serverSecret, page.position),
+          cursor: encodeCursor(app.serverKeys, page.position),
           hasMore: page.hasMore,
           serverTime: new Date().toISOString(),
         },

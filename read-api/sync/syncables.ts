@@ -4,6 +4,7 @@
  * and its schema to contracts/sync.ts; every document of such a collection carries `_pos` (log position of its
  * last change), `_changedAt` (that event's occurredAt) and, once removed, `deletedAt`.
  */
+import { BOOKINGS } from '../../projections/bookings.projection';
 import { GOALS } from '../../projections/goals.projection';
 import { ROUTINES } from '../../projections/routines.projection';
 import { SCHEDULE } from '../../projections/schedule.projection';
@@ -42,6 +43,8 @@ export const SYNCABLES: readonly Syncable[] = [
   { type: 'tasks', projection: TASKS, collection: 'tasks', owned: ({ userId }) => ({ _viewerId: userId }) },
   { type: 'projects', projection: TASKS, collection: 'projects', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
   { type: 'lists', projection: TASKS, collection: 'lists', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
+  { type: 'meetingTypes', projection: BOOKINGS, collection: 'meetingTypes', owned: ({ userId }) => ({ ownerId: userId }) },
+  { type: 'bookings', projection: BOOKINGS, collection: 'bookings', owned: ({ userId }) => ({ hostId: userId }) },
 ];
 
 export const SYNC_PROJECTIONS: readonly string[] = [...new Set(SYNCABLES.map((s) => s.projection))];

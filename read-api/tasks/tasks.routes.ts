@@ -4,6 +4,8 @@ import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import { etagOf } from '../../services/http/etag';
 import { route } from '../../services/http/route';
+import { tasksAsOf } from '../../services/history/as-of';
+import { pastInstant } from '../../services/history/time-travel';
 import { projectDetail, projectPage, taskPage, visibleTask } from './tasks.queries';
 
 type IdParams = { id: string };
@@ -12,7 +14,9 @@ export function tasksReadRoutes(app: AppContext) {
   return [
     route<unknown, ListTasksQuery>(findOperation(taskOperations, 'get', '/tasks'), async ({ query, principal }) => ({
       status: 200,
-      body: await taskPage(app.readModels, principal!.userId, query),
+      body: query.asOf
+        ? await tasksAsOf(app, principal!.userId, pastInstant(query.asOf), query)
+        : await taskPage(app.readModels, principal!.userId, query),
     })),
     route<unknown, unknown, IdParams>(findOperation(taskOperations, 'get', '/tasks/{id}'), async ({ params, principal }) => {
       const task = await visibleTask(app.readModels, principal!.userId, params.id);

@@ -7,7 +7,7 @@ import { route } from '../../services/http/route';
 import { deliveriesOf, webhooksOf } from './webhooks.queries';
 
 export function webhooksReadRoutes(app: AppContext) {
-  const store = new WebhookStore(app.store, app.serverSecret);
+  const store = new WebhookStore(app.store, app.serverKeys);
   return [
     route(findOperation(webhookOperations, 'get', '/webhooks'), async ({ principal }) => ({
       status: 200,

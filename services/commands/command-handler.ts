@@ -1,4 +1,4 @@
-import { SCHEMA_VERSION } from '../../contracts/domain-events';
+import { schemaVersionOf } from '../../contracts/domain-events';
 import type { EventStore, NewEvent } from '../eventstore/event-store.port';
 import { WrongExpectedRevisionError } from '../eventstore/event-store.port';
 import { deterministicUuid } from '../ids';
@@ -57,6 +57,8 @@ const CACHE_LIMIT = 20_000;
 export class CommandHandler {
   private readonly cache = new Map<string, Cached>();
   private readonly lanes = new Map<string, Lane>();
+  /** Command ids run again after a crash (their count of runs in progress). */
+  private readonly recovered = new Map<string, number>();
 
   constructor(private readonly store: EventStore) {}
 
@@ -90,6 +92,27 @@ export class CommandHandler {
     }
   }
 
+  /**
+   * Runs `run` with the commands it issues under `commandId` in recovery: a request run again after its process died
+   * (idempotency). A command whose events are already in its stream is answered from them instead of being decided
+   * again, so the retry gets the first run's result rather than a refusal like "already exists".
+   */
+  async recovering<T>(commandId: string, run: () => Promise<T>): Promise<T> {
+    this.recovered.set(commandId, (this.recovered.get(commandId) ?? 0) + 1);
+    try {
+      return await run();
+    } finally {
+      const left = this.recovered.get(commandId)! - 1;
+      if (left > 0) this.recovered.set(commandId, left);
+      else this.recovered.delete(commandId);
+    }
+  }
+
+  /** Drops every folded state (a user was erased: states may hold what can no longer be read). */
+  forgetStates(): void {
+    this.cache.clear();
+  }
+
   private lane(streamId: string): Lane {
     let lane = this.lanes.get(streamId);
     if (!lane) this.lanes.set(streamId, (lane = { queue: [], running: false, reads: [] }));
@@ -120,7 +143,9 @@ export class CommandHandler {
     }
   }
 
-  private async run(streamId: string, batch: Pending[]): Promise<void> {
+  private async run(streamId: string, pending: Pending[]): Promise<void> {
+    const batch = await this.answerStored(streamId, pending);
+    if (batch.length === 0) return;
     for (let attempt = 1; ; attempt++) {
       const current = await this.refresh(streamId, batch[0].decider);
       const decided = this.decideAll(streamId, current, batch);
@@ -151,11 +176,25 @@ export class CommandHandler {
         const retry = error instanceof WrongExpectedRevisionError && attempt < MAX_ATTEMPTS;
         if (retry) continue;
         if (batch.length === 1) throw error;
-        // Not a conflict: let each command succeed or fail on its own.
-        for (const p of batch) await this.run(streamId, [p]);
+        // Not a conflict: let each command succeed or fail on its own, with its own error.
+        for (const p of batch) await this.run(streamId, [p]).catch((own: unknown) => p.reject(own));
         return;
       }
     }
+  }
+
+  /** Resolves the recovered commands whose events the stream already holds (whole stream read: a rare path). */
+  private async answerStored(streamId: string, batch: Pending[]): Promise<Pending[]> {
+    if (!batch.some((p) => this.recovered.has(p.ctx.commandId))) return batch;
+    const stored = await this.store.readStream(streamId);
+    return batch.filter((p) => {
+      if (!this.recovered.has(p.ctx.commandId)) return true;
+      const mine = stored.filter((e) => e.metadata.causationId === p.ctx.commandId);
+      if (mine.length === 0) return true;
+      const events = mine.map((e) => ({ type: e.type, data: e.data }));
+      p.resolve({ events, eventIds: mine.map((e) => e.id), position: mine[mine.length - 1].position });
+      return false;
+    });
   }
 
   /** Decides each command in turn on the cached state, evolving it with each command's events. */
@@ -184,7 +223,7 @@ export class CommandHandler {
         correlationId: ctx.correlationId,
         causationId: ctx.commandId,
         occurredAt,
-        schemaVersion: SCHEMA_VERSION,
+        schemaVersion: schemaVersionOf(e.type),
       },
     }));
   }
@@ -193,7 +232,7 @@ export class CommandHandler {
     let cached = this.cache.get(streamId);
     if (!cached) cached = { state: decider.initialState(), revision: -1 };
     const newer = await this.store.readStream(streamId, cached.revision + 1);
-    for (const e of newer) cached.state = decider.evolve(cached.state, { type: e.type, data: e.data });
+    for (const e of newer) if (!e.redacted) cached.state = decider.evolve(cached.state, { type: e.type, data: e.data });
     if (newer.length) cached.revision = newer[newer.length - 1].revision;
     this.cache.delete(streamId);
     this.cache.set(streamId, cached);

@@ -6,8 +6,13 @@
  * never send the same attempt twice; a worker that dies mid-attempt leaves the lease to expire and the attempt is
  * made again, with the same delivery id. Sends run concurrently, with a cap per webhook, so one slow receiver can
  * take only its own share of the slots.
+ *
+ * Deliveries of one stream (aggregate) to one webhook go in log order: while an earlier one is pending (due, in
+ * flight or waiting for its retry), a later one is parked until the earlier one's due time, and released at once
+ * when the earlier one is delivered or has failed for good.
  */
 import type { Logger } from 'pino';
+import { PollingWorker } from './polling-worker';
 import { sendSigned, type AttemptResult } from './send';
 import type { DeliveryDoc, WebhookStore } from './webhook-store';
 
@@ -21,121 +26,63 @@ export interface WorkerOptions {
 }
 
 const PAGE = 100;
-const COALESCE_MS = 1;
 const MAX_PAGES = 10;
 /** Beyond the request time-out: how long a claim holds before another worker may take the attempt over. */
 const LEASE_EXTRA_MS = 30_000;
+/** A delivery parked behind an earlier one is looked at again after this at the latest (a release may be lost). */
+const PARK_RECHECK_MS = 5_000;
 
-export class DeliveryWorker {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
-  private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly perWebhook = new Map<string, number>();
-  private readonly maxInFlight: number;
-  private readonly maxPerWebhook: number;
-  private readonly pollMs: number;
-
+export class DeliveryWorker extends PollingWorker {
   constructor(
     private readonly store: WebhookStore,
     private readonly options: WorkerOptions,
-    private readonly log: Logger,
+    log: Logger,
   ) {
-    this.maxInFlight = options.maxInFlight ?? 128;
-    this.maxPerWebhook = options.maxInFlightPerWebhook ?? 16;
-    this.pollMs = options.pollMs ?? 200;
-  }
-
-  start(): void {
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  /** Something became due (a new delivery, a finished send): look now rather than at the next poll. */
-  wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  /** Claims nothing more and lets the attempts in flight finish (each is bounded by the time-out) and be recorded. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
-    await Promise.all(this.inFlight.values());
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      try {
-        await this.fill();
-      } catch (err) {
-        this.log.warn({ err }, 'webhook worker: polling failed; will retry');
-      }
-      if (!this.woken && this.running) await this.sleep();
-      // Wake-ups arriving together (many sends finishing) make one poll rather than one each.
-      if (this.running) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
-    }
-  }
-
-  private sleep(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(), this.pollMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      this.wakeUp = done;
-    });
+    super({ pollMs: options.pollMs ?? 200, maxInFlight: options.maxInFlight ?? 128, maxInFlightPerGroup: options.maxInFlightPerWebhook ?? 16 }, log, 'webhook worker');
   }
 
   /**
    * Claims due deliveries, oldest first, until the slots are full. Deliveries of webhooks at their own cap are
    * skipped; when a whole page is skipped, a larger one is read (bounded), so the others are still reached.
    */
-  private async fill(): Promise<void> {
+  protected async tick(): Promise<void> {
     const now = Date.now();
     const seen = new Set<string>();
-    for (let page = 1; page <= MAX_PAGES && this.inFlight.size < this.maxInFlight; page++) {
+    for (let page = 1; page <= MAX_PAGES && this.free > 0; page++) {
       const due = await this.store.deliveries.find(
         { state: 'pending', nextAttemptMs: { $lte: now } },
         { sort: [['nextAttemptMs', 1], ['_id', 1]], limit: PAGE * page },
       );
       for (const doc of due) {
-        if (!this.running || this.inFlight.size >= this.maxInFlight) return;
-        if (seen.has(doc._id) || this.inFlight.has(doc._id)) continue;
+        if (this.free <= 0) return;
+        if (seen.has(doc._id)) continue;
         seen.add(doc._id);
-        if ((this.perWebhook.get(doc.webhookId) ?? 0) >= this.maxPerWebhook) continue;
+        if (!this.mayStart(doc._id, doc.webhookId)) continue;
+        const earlier = await this.store.pendingBeside(doc, '$lt');
+        if (earlier) {
+          // Parked until the earlier one is due again, looked at again at least every PARK_RECHECK_MS.
+          const until = Math.min(earlier.nextAttemptMs ?? 0, Date.now() + PARK_RECHECK_MS);
+          await this.store.claim(doc, { nextAttemptMs: Math.max(until, Date.now() + this.limits.pollMs) });
+          continue;
+        }
         const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;
         const claimed = await this.store.claim(doc, { nextAttemptMs: leasedUntil, leasedUntil });
-        if (claimed) this.launch(claimed);
+        if (claimed) {
+          this.launch(claimed._id, claimed.webhookId, this.attempt(claimed).catch((err) => {
+            this.log.warn({ err, delivery: claimed._id }, 'webhook attempt not recorded; its lease will expire');
+          }));
+        }
       }
       if (due.length < PAGE * page) return;
     }
-  }
-
-  private launch(doc: DeliveryDoc): void {
-    this.perWebhook.set(doc.webhookId, (this.perWebhook.get(doc.webhookId) ?? 0) + 1);
-    const attempt = this.attempt(doc)
-      .catch((err) => this.log.warn({ err, delivery: doc._id }, 'webhook attempt not recorded; its lease will expire'))
-      .finally(() => {
-        this.inFlight.delete(doc._id);
-        const left = (this.perWebhook.get(doc.webhookId) ?? 1) - 1;
-        if (left > 0) this.perWebhook.set(doc.webhookId, left);
-        else this.perWebhook.delete(doc.webhookId);
-        this.wake();
-      });
-    this.inFlight.set(doc._id, attempt);
   }
 
   private async attempt(doc: DeliveryDoc): Promise<void> {
     const webhook = await this.store.webhooks.get(doc.webhookId);
     if (!webhook) return void (await this.store.deliveries.delete(doc._id));
     if (!webhook.enabled) {
-      await this.store.updateDelivery(doc._id, () => ({ state: 'failed', nextAttemptMs: null, leasedUntil: null }));
+      const failed = await this.store.updateDelivery(doc._id, () => ({ state: 'failed', nextAttemptMs: null, leasedUntil: null }));
+      if (failed) await this.release(failed);
       return;
     }
     const at = new Date().toISOString();
@@ -143,7 +90,17 @@ export class DeliveryWorker {
       { url: webhook.url, secret: this.store.open(webhook.sealedSecret), deliveryId: doc._id, type: doc.type, body: doc.body },
       { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivate },
     );
-    await this.store.updateDelivery(doc._id, (d) => this.outcome(d, at, result));
+    const recorded = await this.store.updateDelivery(doc._id, (d) => this.outcome(d, at, result));
+    if (recorded && recorded.state !== 'pending') await this.release(recorded);
+  }
+
+  /** Makes the next delivery of the same stream and webhook due at once, now that this one is done. */
+  private async release(doc: DeliveryDoc): Promise<void> {
+    const next = await this.store.pendingBeside(doc, '$gt');
+    if (!next) return;
+    // Retried on a concurrent write: a poll parking it at the same moment must not win over this.
+    await this.store.updateDelivery(next._id, (d) =>
+      d.state === 'pending' && d.leasedUntil === null && d.attempts.length === d.roundStart ? { nextAttemptMs: Date.now() } : null);
   }
 
   private outcome(doc: DeliveryDoc, at: string, r: AttemptResult): Partial<DeliveryDoc> {

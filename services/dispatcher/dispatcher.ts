@@ -7,13 +7,13 @@
  * insertNew: an event consumed twice (bus redelivery, relay replay, a crash between handling and committing)
  * never makes a second delivery.
  */
-import { PRODUCING_DOMAIN_TYPES, webhooksProducedBy, type Audience } from '../../contracts/webhook-catalogue';
-import { SCHEDULE } from '../../projections/schedule.projection';
+import { PRODUCING_DOMAIN_TYPES, webhooksProducedBy } from '../../contracts/webhook-catalogue';
 import type { AppContext } from '../app-context';
 import type { Bus } from '../bus/bus.port';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import { deterministicUuid } from '../ids';
 import { consumeDomainEvents, joinInBackground } from '../relay/event-consumer';
+import { audienceMembers, deliveredPayload } from './audience';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookStore, type DeliveryDoc, type WebhookDoc } from './webhook-store';
 
@@ -29,7 +29,7 @@ const subscribes = (webhook: Pick<WebhookDoc, 'events'>, type: string) =>
 
 export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispatcher> {
   const log = app.log.child({ role: 'dispatcher' });
-  const store = new WebhookStore(app.store, app.serverSecret);
+  const store = new WebhookStore(app.store, app.serverKeys);
   await store.ensureIndexes();
   const worker = new DeliveryWorker(store, {
     retryDelaysMs: app.config.WEBHOOK_RETRY_DELAYS_MS,
@@ -38,32 +38,22 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
   }, log);
   worker.start();
 
-  const members = async (audience: Audience, position: number): Promise<string[]> => {
-    if ('userIds' in audience) return audience.userIds;
-    // Memberships come from the schedule projection: let it reach this event first (bounded).
-    await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS);
-    const found = await (await app.readModels.docs(SCHEDULE))('memberships').find({ spaceId: audience.spaceId });
-    return found.map((m) => m.userId as string);
-  };
-
   const fanOut = async (event: RecordedEvent): Promise<void> => {
     let created = 0;
     for (const { def, produce } of webhooksProducedBy(event.type)) {
-      const { data, previous, audience } = produce(event);
-      const userIds = [...new Set(await members(audience, event.position))];
+      const produced = produce(event);
+      const userIds = await audienceMembers(app, produced.audience, event.position);
       if (userIds.length === 0) continue;
       const hooks = (await store.webhooks.find({ userId: { $in: userIds } })).filter(
         (hook) => hook.enabled && subscribes(hook, def.type) && event.position > hook.fromPosition,
       );
       if (hooks.length === 0) continue;
-      const body = JSON.stringify({
-        id: event.id, type: def.type, createdAt: event.metadata.occurredAt, data, ...(previous === undefined ? {} : { previous }),
-      });
+      const body = JSON.stringify(deliveredPayload(event, def.type, produced));
       const now = new Date().toISOString();
       for (const hook of hooks) {
         const doc: DeliveryDoc = {
           _id: deliveryId(event.id, hook._id), _pos: 1, webhookId: hook._id, userId: hook.userId, eventId: event.id,
-          type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
+          streamId: event.streamId, position: event.position, type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
           createdAt: now, updatedAt: now,
         };
         if (await store.deliveries.insertNew(doc)) created++;
@@ -74,7 +64,7 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
 
   // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.
   const consumer = joinInBackground(
-    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `webhooks.${app.config.KAFKA_TOPIC}`, fanOut, PRODUCING_DOMAIN_TYPES),
+    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `webhooks.${app.config.KAFKA_TOPIC}`, app.codec, fanOut, PRODUCING_DOMAIN_TYPES),
     (err, delay) => log.warn({ err, delay }, 'dispatcher could not join its consumer group; retrying'),
   );
   return {

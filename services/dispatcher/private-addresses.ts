@@ -41,18 +41,25 @@ export function refusedLiteral(url: URL): string | null {
   return isIP(host) && isPrivateAddress(host) ? host : null;
 }
 
+/** How long saving a URL waits for its name to resolve (a slow resolver must not hold up the request). */
+const SAVE_LOOKUP_MS = 2000;
+
 /**
- * For saving a URL: null when it may be used, else why not. A name that does not resolve is accepted (it may
- * resolve later; the send-time check still applies).
+ * For saving a URL: null when it may be used, else why not. A name that does not resolve, or not within
+ * SAVE_LOOKUP_MS, is accepted (it may resolve later; the send-time check still applies).
  */
 export async function whyRefused(rawUrl: string): Promise<string | null> {
   const url = new URL(rawUrl);
   const host = bare(url.hostname);
   if (refusedLiteral(url)) return `${host} is a loopback, link-local or private address`;
   if (isIP(host)) return null;
-  const addresses = await new Promise<LookupAddress[]>((resolve) =>
-    lookup(host, { all: true, verbatim: true }, (err, found) => resolve(err ? [] : found)),
-  );
+  const addresses = await new Promise<LookupAddress[]>((resolve) => {
+    const timer = setTimeout(() => resolve([]), SAVE_LOOKUP_MS);
+    lookup(host, { all: true, verbatim: true }, (err, found) => {
+      clearTimeout(timer);
+      resolve(err ? [] : found);
+    });
+  });
   const bad = addresses.find((a) => isPrivateAddress(a.address));
   return bad ? new RefusedAddressError(host, bad.address).message : null;
 }

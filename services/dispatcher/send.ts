@@ -5,7 +5,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { signWebhook } from '../../contracts/webhook-signature';
+import { signStandardWebhook, signWebhook } from '../../contracts/webhook-signature';
 import { guardedLookup, refusedLiteral } from './private-addresses';
 
 /** Receivers' answers are read up to this size, then the connection is dropped. */
@@ -44,6 +44,10 @@ export function sendSigned(d: SignedDelivery, options: SendOptions): Promise<Att
     'x-calendar-event': d.type,
     'x-calendar-delivery': d.deliveryId,
     'x-calendar-timestamp': String(timestamp),
+    // Standard Webhooks (standardwebhooks.com): the same delivery id and time, signed with the secret's bytes.
+    'webhook-id': d.deliveryId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signStandardWebhook(d.secret, d.deliveryId, timestamp, d.body),
   }, options);
 }
 

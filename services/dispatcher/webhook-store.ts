@@ -5,8 +5,8 @@
  * Delivery documents use `_pos` as a revision: every change is a `putIfNewer` with `_pos + 1`, an atomic
  * compare-and-set on both adapters, so two dispatcher processes never both claim one attempt.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Delivery, Webhook } from '../../contracts/webhooks';
+import type { Keyring, Sealer } from '../keyring';
 import type { Collection, Doc, ReadStore } from '../readstore/read-store.port';
 
 export const WEBHOOKS = '_webhooks';
@@ -18,7 +18,7 @@ export interface WebhookDoc extends Doc {
   url: string;
   events: string[];
   enabled: boolean;
-  /** The signing secret, AES-256-GCM sealed with a key derived from the server secret. */
+  /** The signing secret, AES-256-GCM sealed with a key derived from SERVER_SECRET. */
   sealedSecret: string;
   /** Head of the log when it was created: only later changes are delivered to it. */
   fromPosition: number;
@@ -38,6 +38,9 @@ export interface DeliveryDoc extends Doc {
   webhookId: string;
   userId: string;
   eventId: string;
+  /** The domain event's stream (aggregate) and log position: deliveries of one stream to one webhook go in log order. */
+  streamId?: string;
+  position?: number;
   type: string;
   /** The JSON body, fixed at creation: every attempt sends the same bytes. */
   body: string;
@@ -56,32 +59,37 @@ export interface DeliveryDoc extends Doc {
 export class WebhookStore {
   readonly webhooks: Collection<WebhookDoc>;
   readonly deliveries: Collection<DeliveryDoc>;
-  private readonly key: Buffer;
+  private readonly secrets: Sealer;
 
-  constructor(store: ReadStore, serverSecret: string) {
+  constructor(store: ReadStore, keys: Keyring) {
     this.webhooks = store.collection<WebhookDoc>(WEBHOOKS);
     this.deliveries = store.collection<DeliveryDoc>(DELIVERIES);
-    this.key = createHash('sha256').update(`webhook-secret\u0000${serverSecret}`).digest();
+    this.secrets = keys.sealer('webhook-secret');
   }
 
   async ensureIndexes(): Promise<void> {
     await this.webhooks.ensureIndex(['userId']);
     await this.deliveries.ensureIndex(['state', 'nextAttemptMs']);
     await this.deliveries.ensureIndex(['webhookId', 'createdAt']);
+    await this.deliveries.ensureIndex(['webhookId', 'streamId', 'state', 'position']);
+  }
+
+  /** The first delivery still pending on the same webhook and stream, before (`$lt`) or after (`$gt`) this one. */
+  async pendingBeside(doc: DeliveryDoc, side: '$lt' | '$gt'): Promise<DeliveryDoc | null> {
+    if (doc.streamId === undefined || doc.position === undefined) return null; // made before deliveries were ordered
+    const [found] = await this.deliveries.find(
+      { webhookId: doc.webhookId, streamId: doc.streamId, state: 'pending', position: { [side]: doc.position } },
+      { sort: [['position', 1]], limit: 1 },
+    );
+    return found ?? null;
   }
 
   seal(secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+    return this.secrets.seal(secret);
   }
 
   open(sealed: string): string {
-    const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
-    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+    return this.secrets.open(sealed);
   }
 
   async ownedWebhook(userId: string, id: string): Promise<WebhookDoc | null> {

@@ -204,7 +204,7 @@ export async function openEsdbEventStore(connectionString: string): Promise<Even
       const positions = appended.map((e) => e.position);
       return { revision, position: positions[positions.length - 1], positions };
     },
-    readStream: (streamId, fromRevision) => readStream(streamId, fromRevision),
+    readStream: (streamId, fromRevision, limit) => readStream(streamId, fromRevision, limit),
     async readAll(after, limit) {
       const out: RecordedEvent[] = [];
       let cursor = after;

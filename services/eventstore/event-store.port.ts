@@ -25,6 +25,11 @@ export interface RecordedEvent extends NewEvent {
   revision: number;
   /** Position in the global log: strictly increasing in commit order, never reused. Not necessarily contiguous. */
   position: number;
+  /**
+   * Set by the decoding store (decoding-event-store.ts) when the data cannot be read any more: `erased`, its owner's
+   * key was destroyed (services/history/erasure.ts); `data` is then null. Deciders and projections skip such events.
+   */
+  redacted?: 'erased';
 }
 
 /** The revision of the stream's last event as the caller saw it; 'no_stream' when it must not exist yet. */
@@ -63,8 +68,8 @@ export interface EventStore {
    * and the original result is returned. Throws WrongExpectedRevisionError on a revision mismatch.
    */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** Events of one stream from a revision (inclusive), in order. Empty when the stream does not exist. */
-  readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** Events of one stream from a revision (inclusive), in order, at most `limit`. Empty when the stream does not exist. */
+  readStream(streamId: string, fromRevision?: number, limit?: number): Promise<RecordedEvent[]>;
   /** Events of the global log with position > after, in log order, at most `limit`. */
   readAll(after: number, limit: number): Promise<RecordedEvent[]>;
   /** Catch-up from `after` (exclusive), then live. The handler runs for one event at a time, in log order. */

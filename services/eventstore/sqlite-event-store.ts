@@ -114,7 +114,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     newType: db.prepare('INSERT INTO event_types (name) VALUES (?)'),
     lastRevision: db.prepare('SELECT max(revision) FROM log WHERE stream = ?').pluck(),
     byEventId: db.prepare('SELECT s.name AS stream, l.revision, l.position FROM log l JOIN streams s ON s.id = l.stream WHERE l.event_id = ?'),
-    streamFrom: db.prepare(`${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision`),
+    streamFrom: db.prepare(`${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision LIMIT ?`),
     allAfter: db.prepare(`${SELECT} WHERE l.position > ? ORDER BY l.position LIMIT ?`),
     head: db.prepare('SELECT coalesce(max(position), 0) FROM log').pluck(),
   };
@@ -296,9 +296,9 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
         }
       });
     },
-    async readStream(streamId, fromRevision = 0) {
+    async readStream(streamId, fromRevision = 0, limit = -1) {
       const stream = sql.streamId.get(streamId) as number | undefined;
-      return stream === undefined ? [] : (sql.streamFrom.all(stream, fromRevision) as Row[]).map(toRecorded);
+      return stream === undefined ? [] : (sql.streamFrom.all(stream, fromRevision, limit) as Row[]).map(toRecorded);
     },
     async readAll(after, limit) {
       return (sql.allAfter.all(after, limit) as Row[]).map(toRecorded);

@@ -1,7 +1,7 @@
 /**
  * Who may call what: every route of the API, by method and OpenAPI path. One table, so it can be read at a glance
  * and walked by a test. `scope` routes accept a session (which carries every scope) or a token with that scope.
- * Routes listed here that no slice serves yet answer 501 `not_implemented` after the same check.
+ * The HTTP app refuses to start when a row has no route, or a route no row.
  */
 export type AccessRule =
   | { kind: 'public' }
@@ -47,8 +47,10 @@ export const access: Record<string, AccessRule> = {
   // Automations
   'GET /automations': scope('automations:read'),
   'POST /automations': scope('automations:write'),
+  'GET /automations/{id}': scope('automations:read'),
   'PATCH /automations/{id}': scope('automations:write'),
   'DELETE /automations/{id}': scope('automations:write'),
+  'GET /automations/{id}/runs': scope('automations:read'),
 
   // Availability
   'GET /availability': session(),
@@ -67,6 +69,7 @@ export const access: Record<string, AccessRule> = {
   'GET /public/{username}/{slug}': open(),
   'GET /public/{username}/{slug}/slots': open(),
   'POST /public/{username}/{slug}/bookings': open(),
+  'GET /public/bookings/{id}/reschedule': open(),
   'POST /public/bookings/{id}/cancel': open(),
   'POST /public/bookings/{id}/reschedule': open(),
 

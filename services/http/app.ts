@@ -1,29 +1,34 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Operation } from '../../contracts/operation';
+import { authorizationServerMetadata, DISCOVERY_PATH, issuerOf } from '../../write-api/oauth/discovery';
 import type { AppContext } from '../app-context';
 import { ApiError } from '../errors';
+import { access } from './access';
 import { adminRouter } from './admin';
 import { cors } from './cors';
 import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
+import { BASE_PATH, home } from './home';
 import { Idempotency } from './idempotency';
 import type { Metrics } from './metrics';
 import { requestLogging } from './logging';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
-import { isLiteralPath, keepRawBody, mount, mountMethodNotAllowed, mountNotImplemented, routeKey, type Route } from './route';
+import { isLiteralPath, keepRawBody, mount, mountMethodNotAllowed, routeKey, type Route } from './route';
 
-export const BASE_PATH = '/api/v1';
+export { BASE_PATH };
 const MAX_URL = 8192;
 
 export interface HttpOptions {
   routes: Route[];
   operations: Operation[];
   resolvers: CredentialResolver[];
+  /** Pages served beside the API (the booking pages). */
+  pages?: Router;
   /** True when the stores are reachable and the projections are close enough to the head of the log. */
   ready(): Promise<{ ready: boolean; details: Record<string, unknown> }>;
   /** Served on GET /metrics (Prometheus text format). */
@@ -57,6 +62,11 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   http.use('/docs/assets', express.static(swaggerDir, { index: false }));
   http.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
   http.get('/docs/init.js', (_req, res) => void res.type('js').send(DOCS_INIT));
+  http.get(DISCOVERY_PATH, (req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.json(authorizationServerMetadata(issuerOf(req), BASE_PATH));
+  });
+  http.get('/', home);
   http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   http.get('/readyz', async (_req, res, next) => {
     try {
@@ -75,27 +85,31 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     }
   });
 
+  const auth = new Authenticator(options.resolvers, webOrigins);
   const api = express.Router();
-  api.use(rateLimit({ perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 }));
+  const limits = { perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 };
+  api.use(rateLimit(limits, (req) => auth.principal(req)));
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody });
   // Only methods that carry a body parse one, so a stray body never masks a 405 or a GET's answer.
   api.use((req, res, next) => (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? json(req, res, next) : next()));
   // OAuth clients and the consent page's form post form-encoded bodies (RFC 6749); nothing else accepts them.
   api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   const deps = {
-    auth: new Authenticator(options.resolvers, webOrigins),
-    idempotency: new Idempotency(app.store, app.serverSecret),
+    auth,
+    idempotency: new Idempotency(app.store, app.serverKeys, (commandId, run) => app.commands.recovering(commandId, run)),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
   };
   const served = new Set(options.routes.map((r) => routeKey(r.operation)));
+  const unserved = Object.keys(access).filter((row) => !served.has(row));
+  if (unserved.length) throw new Error(`access table rows without a route: ${unserved.join(', ')}`);
   for (const literal of [true, false]) {
     const paths = (path: string) => isLiteralPath(path) === literal;
     for (const r of options.routes) if (paths(r.operation.path)) mount(api, deps, r);
-    mountNotImplemented(api, deps, served, paths);
     mountMethodNotAllowed(api, paths);
   }
   http.use(BASE_PATH, api);
+  if (options.pages) http.use(options.pages);
   http.use('/admin', express.json({ limit: '16kb' }), adminRouter(app));
   http.use(notFoundRoute);
   http.use(errorHandler);

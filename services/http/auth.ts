@@ -5,6 +5,7 @@ import type { CredentialResolver, Principal } from './principal';
 
 export const SESSION_COOKIE = 'session';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const resolved = new WeakMap<Request, Promise<Principal | null>>();
 
 function cookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -33,7 +34,19 @@ export class Authenticator {
     private readonly trustedOrigins: string[],
   ) {}
 
-  async principal(req: Request): Promise<Principal | null> {
+  /**
+   * The verified caller of a request, resolved once per request (the rate limiter asks first, the route's access
+   * check again); rejects when the credential is malformed, unknown or fails the cookie origin check.
+   */
+  principal(req: Request): Promise<Principal | null> {
+    const cached = resolved.get(req);
+    if (cached) return cached;
+    const found = this.resolve(req);
+    resolved.set(req, found);
+    return found;
+  }
+
+  private async resolve(req: Request): Promise<Principal | null> {
     const cred = credentialOf(req);
     if (!cred) return null;
     if (cred.fromCookie && UNSAFE.has(req.method)) this.checkOrigin(req);

@@ -3,9 +3,10 @@
  * browsers keep their pages from reading our answers; non-browser clients are unaffected.
  */
 import type { NextFunction, Request, Response } from 'express';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './headers';
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-Match, X-Calendar-Min-Position, X-Request-Id';
-const EXPOSED_HEADERS = 'ETag, X-Calendar-Position, X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
+const ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(', ');
+const EXPOSED_HEADERS = CORS_EXPOSED_HEADERS.join(', ');
 
 export function cors(origins: readonly string[]) {
   const allowed = new Set(origins);

@@ -2,48 +2,59 @@
  * Idempotency-Key on POST: a repeat by the same credential within 24 h with the same body gets the first answer
  * and writes nothing; with another body, 409 idempotency_key_reused. The command id (and so the event ids) derive
  * from the key, so even a repeat after a crash between append and answer appends nothing twice.
+ *
+ * A request in progress holds a lease on its key (LEASE_MS, renewed while it runs). A repeat meanwhile is 409
+ * idempotency_key_in_use with Retry-After. When the process running it dies, the lease runs out and the next repeat
+ * takes the key over (compare-and-set on the record's `_pos`) and runs the request again in recovery: commands whose
+ * events the first run already stored are answered from those events instead of being decided again.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../errors';
-import { deterministicUuid, sha256 } from '../ids';
-import type { ReadStore } from '../readstore/read-store.port';
+import { deterministicUuid, newId, sha256 } from '../ids';
+import type { Keyring, Sealer } from '../keyring';
+import type { Collection, ReadStore } from '../readstore/read-store.port';
+import { errorBody } from './errors';
 import type { Reply } from './route';
 
 const TTL_MS = 24 * 3_600_000;
+export const LEASE_MS = 10_000;
+const RENEW_EVERY_MS = LEASE_MS / 4;
 export const IDEMPOTENCY = '_idempotency';
 
 interface Record {
   _id: string;
+  /** Revision of the record: every change is a compare-and-set on it. */
+  _pos: number;
   bodyHash: string;
   state: 'pending' | 'done';
+  /** While pending: who runs the request, and until when its lease holds. */
+  owner?: string;
+  leaseUntil?: number;
   /** The first answer, encrypted: it may hold secrets shown once (session tokens, keys). */
   reply?: string;
   createdAt: number;
   [k: string]: unknown;
 }
 
+/** Runs a command again after a crash: commands already stored under `commandId` are answered from the log. */
+export type Recovery = <T>(commandId: string, run: () => Promise<T>) => Promise<T>;
+
+const inUse = (leaseUntil: number): Reply => {
+  const err = new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
+  const retryAfter = Math.max(1, Math.ceil((leaseUntil - Date.now()) / 1000));
+  return { status: 409, body: errorBody(err), headers: { 'Retry-After': String(retryAfter) } };
+};
+
 export class Idempotency {
-  private readonly key: Buffer;
+  private readonly replies: Sealer;
+  /** This process, as the owner of the leases it takes. */
+  private readonly owner = newId();
 
   constructor(
     private readonly store: ReadStore,
-    serverSecret: string,
+    keys: Keyring,
+    private readonly recovery: Recovery,
   ) {
-    this.key = createHash('sha256').update(`idempotency\u0000${serverSecret}`).digest();
-  }
-
-  private seal(reply: Reply): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const data = Buffer.concat([cipher.update(JSON.stringify(reply)), cipher.final()]);
-    return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
-  }
-
-  private open(sealed: string): Reply {
-    const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
-    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-    decipher.setAuthTag(tag);
-    return JSON.parse(Buffer.concat([decipher.update(data), decipher.final()]).toString()) as Reply;
+    this.replies = keys.sealer('idempotency');
   }
 
   async run(
@@ -62,26 +73,62 @@ export class Idempotency {
     const id = sha256(`${owner}\u0000${route}\u0000${key}`);
     const bodyHash = sha256(JSON.stringify(body ?? null));
     const docs = this.store.collection<Record>(IDEMPOTENCY);
-    const existing = await docs.get(id);
-    if (existing && Date.now() - existing.createdAt < TTL_MS) {
-      if (existing.bodyHash !== bodyHash) {
-        throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body');
-      }
-      if (existing.state === 'done' && existing.reply) return this.open(existing.reply);
-      throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
-    }
-    if (existing) await docs.delete(id);
-    if (!(await docs.insertNew({ _id: id, bodyHash, state: 'pending', createdAt: Date.now() }))) {
-      throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
-    }
+    const claimed = await this.claim(docs, id, bodyHash);
+    if ('status' in claimed) return claimed;
+    let { held } = claimed;
+
+    const commandId = deterministicUuid('idempotency', id);
+    let renewal = Promise.resolve();
+    const renewing = setInterval(() => {
+      renewal = renewal.then(async () => {
+        const renewed = { ...held, _pos: held._pos + 1, leaseUntil: Date.now() + LEASE_MS };
+        if (await docs.putIfNewer(renewed)) held = renewed;
+        else clearInterval(renewing); // taken over: the process was stalled past its lease
+      }).catch(() => undefined);
+    }, RENEW_EVERY_MS);
+    const settle = async () => {
+      clearInterval(renewing);
+      await renewal;
+    };
     try {
-      const reply = await execute(deterministicUuid('idempotency', id));
+      const reply = claimed.recovering ? await this.recovery(commandId, () => execute(commandId)) : await execute(commandId);
+      await settle();
       if (reply.status >= 500) await docs.delete(id);
-      else await docs.put({ _id: id, bodyHash, state: 'done', reply: this.seal({ ...reply, cookies: undefined }), createdAt: Date.now() });
+      else {
+        const sealed = this.replies.seal(JSON.stringify({ ...reply, cookies: undefined }));
+        await docs.putIfNewer({ _id: id, _pos: held._pos + 1, bodyHash, state: 'done', reply: sealed, createdAt: held.createdAt });
+      }
       return reply;
     } catch (err) {
+      await settle();
       await docs.delete(id);
       throw err;
     }
+  }
+
+  /** Takes the key for this process: its record, held; or the answer to give instead (the first reply, or in use). */
+  private async claim(docs: Collection<Record>, id: string, bodyHash: string): Promise<{ held: Record; recovering: boolean } | Reply> {
+    const now = Date.now();
+    const lease = { owner: this.owner, leaseUntil: now + LEASE_MS };
+    let existing = await docs.get(id);
+    if (existing && now - existing.createdAt >= TTL_MS) {
+      await docs.delete(id);
+      existing = null;
+    }
+    if (existing) {
+      if (existing.bodyHash !== bodyHash) {
+        throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body');
+      }
+      if (existing.state === 'done' && existing.reply) return JSON.parse(this.replies.open(existing.reply)) as Reply;
+      const leaseUntil = existing.leaseUntil ?? existing.createdAt + LEASE_MS;
+      if (leaseUntil > now) return inUse(leaseUntil);
+      if (typeof existing._pos === 'number') {
+        const held = { ...existing, _pos: existing._pos + 1, ...lease };
+        return (await docs.putIfNewer(held)) ? { held, recovering: true } : inUse(now + LEASE_MS);
+      }
+      await docs.delete(id); // pending since before records had revisions: no compare-and-set on it
+    }
+    const held: Record = { _id: id, _pos: 1, bodyHash, state: 'pending', createdAt: now, ...lease };
+    return (await docs.insertNew(held)) ? { held, recovering: existing !== null } : inUse(now + LEASE_MS);
   }
 }

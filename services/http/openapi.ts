@@ -1,40 +1,59 @@
-/** The OpenAPI 3.1 document, generated from the zod contracts and the access table. */
-import { z } from 'zod';
+/** The OpenAPI 3.1 document, generated from the zod contracts, the access table and the header table. */
+import type { z } from 'zod';
 import { ErrorEnvelope } from '../../contracts/common';
 import type { Operation } from '../../contracts/operation';
 import { DELIVERY_HEADERS, webhookBodies } from '../../contracts/webhooks';
-import { access } from './access';
-import { routeKey } from './route';
+import { access, SCOPES } from './access';
+import { REQUEST_HEADERS, RESPONSE_HEADERS, type ResponseHeader } from './headers';
+import { SchemaComponents } from './openapi-schemas';
+import { patchNeedsAField, refusesUnknownFields, routeKey } from './route';
 
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+export const API_LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
-function schemaOf(schema: z.ZodType, components: Record<string, unknown>): unknown {
-  const id = z.globalRegistry.get(schema)?.id;
-  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' });
-  // Named schemas land in $defs; in OpenAPI they live under components.
-  const json = JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
-  delete json.$schema;
-  const defs = (json.$defs ?? {}) as Record<string, unknown>;
-  delete json.$defs;
-  Object.assign(components, defs);
-  if (!id) return json;
-  // zod moves a named root into $defs too (leaving only a $ref to it): never overwrite it with that $ref.
-  if (!(id in defs)) components[id] = json;
-  return ref(id);
-}
+/** What each tag groups, for the docs page (a tag missing here is listed without one, and redocly warns). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Accounts: 'Sign up, sign in and out; session tokens (`cs_…`)',
+  'API keys': 'Keys (`ck_live_…`, `ck_test_…`) for integrations, with scopes; managed with a session',
+  Calendars: 'Calendars inside Spaces',
+  Events: 'Calendar events, recurring series, invitations and RSVPs; versions with ETag / If-Match',
+  Integrations: 'Events of connected providers, reported by the integration layer',
+  OAuth: 'OAuth 2.0 applications, consent and tokens (authorization code with PKCE, refresh rotation)',
+  Profile: 'The caller\'s profile, preferences and app bootstrap',
+  Spaces: 'Personal and shared Spaces',
+  Sync: 'Changes since a cursor, for offline apps',
+  Webhooks: 'Signed deliveries of changes to your URLs: management, delivery log, and the bodies sent',
+};
 
-function parameters(op: Operation, components: Record<string, unknown>) {
-  const out: unknown[] = [];
+/** What any operation may answer, found by the machinery before (or around) the handler. */
+const COMMON_FAILURES: Record<string, string> = {
+  400: 'Invalid request (`invalid_request`, with `details.issues`)',
+  401: 'No valid credential (`unauthenticated`)',
+  403: 'Not allowed with this credential (`insufficient_scope`, `session_required`)',
+  414: 'URL longer than 8 KB (`uri_too_long`)',
+  429: 'Too many requests (`rate_limited`)',
+  default: 'Error',
+};
+const BODY_FAILURES: Record<string, string> = {
+  413: 'Body too large (`payload_too_large`)',
+  415: 'Unsupported body encoding (`unsupported_media_type`)',
+};
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+function parameters(op: Operation, schemas: SchemaComponents) {
+  const out: unknown[] = REQUEST_HEADERS.filter((h) => h.applies(op)).map((h) => parameterRef(h.name));
   for (const [where, obj] of [['path', op.params], ['query', op.query]] as const) {
     if (!obj) continue;
-    for (const [name, field] of Object.entries(obj.shape)) {
-      const fieldSchema = field as z.ZodType;
+    const json = schemas.convert(obj, 'input', true);
+    const required = new Set((json.required ?? []) as string[]);
+    for (const [name, schema] of Object.entries(json.properties as Record<string, Record<string, unknown>>)) {
       out.push({
         name,
         in: where,
-        required: where === 'path' || !fieldSchema.safeParse(undefined).success,
-        description: fieldSchema.description,
-        schema: schemaOf(fieldSchema, components),
+        required: where === 'path' || required.has(name),
+        description: schema.description,
+        schema,
         ...(where === 'query' ? { explode: true } : {}),
       });
     }
@@ -42,77 +61,128 @@ function parameters(op: Operation, components: Record<string, unknown>) {
   return out;
 }
 
-const bodyContent = (op: Operation, schema: unknown) =>
-  Object.fromEntries((op.bodyContentTypes ?? ['application/json']).map((type) => [type, { schema }]));
+/** The request body as clients send it, with the rules route.ts adds: unknown top-level fields refused, PATCH not empty. */
+function requestBody(op: Operation, body: z.ZodType, schemas: SchemaComponents) {
+  const schema = schemas.convert(body, 'input');
+  const target = typeof schema.$ref === 'string' ? schemas.schemas[schema.$ref.split('/').pop()!] : schema;
+  // A body published as cases (`documentedAs`) closes each case: at the root, `additionalProperties` would see no
+  // `properties` and refuse every field.
+  const anyOf = target.anyOf as Array<Record<string, unknown>> | undefined;
+  const cases = anyOf?.every((c) => c.properties) ? anyOf : [target];
+  if (refusesUnknownFields(body)) for (const c of cases) c.additionalProperties = false;
+  if (patchNeedsAField(op)) target.minProperties = 1;
+  const content = Object.fromEntries((op.bodyContentTypes ?? ['application/json']).map((type) => [type, { schema }]));
+  return { required: !op.bodyOptional, content };
+}
+
+const responseHeaders = (op: Operation, status: string, hasBody: boolean) => {
+  const names = RESPONSE_HEADERS.filter((h) => h.applies(op, status, hasBody)).map((h) => h.name);
+  return { headers: Object.fromEntries(names.map((name) => [name, headerRef(name)])) };
+};
+
+function responses(op: Operation, schemas: SchemaComponents, errorRef: unknown) {
+  const out: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(op.responses)) {
+    const schema = r.schema && schemas.convert(r.schema, 'output');
+    if (schema) schemas.fillExamples(schema);
+    const content: Record<string, unknown> = schema ? { [r.contentType ?? 'application/json']: { schema } } : {};
+    // Failures found before the handler runs (unreadable body, auth) always answer in the JSON envelope.
+    if (Number(status) >= 400 && r.contentType && r.contentType !== 'application/json') content['application/json'] = { schema: errorRef };
+    const hasBody = Object.keys(content).length > 0;
+    out[status] = { description: r.description, ...responseHeaders(op, status, hasBody), ...(hasBody ? { content } : {}) };
+  }
+  const failure = op.errorSchema ? schemas.convert(op.errorSchema, 'output') : errorRef;
+  const common = { ...COMMON_FAILURES, ...(op.body ? BODY_FAILURES : {}) };
+  for (const [status, description] of Object.entries(common)) {
+    out[status] ??= { description, ...responseHeaders(op, status, true), content: { 'application/json': { schema: failure } } };
+  }
+  return out;
+}
 
 function security(op: Operation) {
   const rule = access[routeKey(op)];
   if (!rule || rule.kind === 'public') return { security: [] };
   if (rule.kind === 'scope') {
-    return { security: [{ bearer: [rule.scope] }, { cookie: [] }], 'x-required-scope': rule.scope };
+    return { security: [{ bearer: [rule.scope] }, { oauth2: [rule.scope] }, { cookie: [] }], 'x-required-scope': rule.scope };
   }
-  return { security: [{ bearer: [] }, { cookie: [] }], 'x-auth': rule.kind };
+  if (rule.kind === 'session') return { security: [{ bearer: [] }, { cookie: [] }], 'x-auth': rule.kind };
+  return { security: [{ bearer: [] }, { oauth2: [] }, { cookie: [] }], 'x-auth': rule.kind };
 }
 
+export const operationId = (op: Pick<Operation, 'method' | 'path'>) =>
+  `${op.method}${op.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`;
+
 /** OpenAPI 3.1 `webhooks`: what we POST to a receiver, per type. */
-function webhookDocs(components: Record<string, unknown>) {
+function webhookDocs(schemas: SchemaComponents) {
   return Object.fromEntries(webhookBodies.map((w) => [w.type, {
     post: {
+      operationId: `webhook${w.type.replace(/(?:^|[._])(\w)/g, (_, c: string) => c.toUpperCase())}`,
       summary: w.summary,
+      tags: ['Webhooks'],
+      security: [],
       parameters: DELIVERY_HEADERS.map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })),
-      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(w.schema, components) } } },
+      requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(w.schema, 'output') } } },
       responses: { '2XX': { description: 'Received; any other answer (or none within the time-out) is retried' } },
     },
   }]));
 }
 
+const headerComponent = ({ description, schema, required }: ResponseHeader) => ({ description, schema, required });
+
 export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
-  const components: Record<string, unknown> = {};
+  const schemas = new SchemaComponents();
   const paths: Record<string, Record<string, unknown>> = {};
-  const errorRef = schemaOf(ErrorEnvelope, components);
+  const errorRef = schemas.convert(ErrorEnvelope, 'output');
+  const tags = new Set<string>(['Webhooks']);
   for (const op of operations) {
-    const responses: Record<string, unknown> = {};
-    for (const [status, r] of Object.entries(op.responses)) {
-      const content: Record<string, unknown> = r.schema ? { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, components) } } : {};
-      // Failures found before the handler runs (unreadable body, auth) always answer in the JSON envelope.
-      if (Number(status) >= 400 && r.contentType && r.contentType !== 'application/json') content['application/json'] = { schema: errorRef };
-      responses[status] = { description: r.description, ...(Object.keys(content).length ? { content } : {}) };
-    }
-    const failure = op.errorSchema ? schemaOf(op.errorSchema, components) : errorRef;
-    for (const status of ['400', '401', '403', '429']) {
-      responses[status] ??= { description: 'Error', content: { 'application/json': { schema: failure } } };
-    }
-    responses.default = { description: 'Error', content: { 'application/json': { schema: failure } } };
+    tags.add(op.tag);
     paths[op.path] ??= {};
     paths[op.path][op.method] = {
-      operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      operationId: operationId(op),
       summary: op.summary,
       description: op.description,
       tags: [op.tag],
-      parameters: parameters(op, components),
-      ...(op.body
-        ? { requestBody: { required: true, content: bodyContent(op, schemaOf(op.body, components)) } }
-        : {}),
-      responses,
+      parameters: parameters(op, schemas),
+      ...(op.body ? { requestBody: requestBody(op, op.body, schemas) } : {}),
+      responses: responses(op, schemas, errorRef),
       ...security(op),
     };
   }
+  const webhooks = webhookDocs(schemas);
+  schemas.fillExamples();
   return {
     openapi: '3.1.0',
     info: {
       title: 'Calendar and planning API',
       version: '1.0.0',
+      license: API_LICENSE,
       description:
         'Versioned REST API (v1 in the path). Writes answer with X-Calendar-Position; a read with ' +
-        'X-Calendar-Min-Position waits until the read model has reached it. Every POST accepts Idempotency-Key.',
+        'X-Calendar-Min-Position waits until the read model has reached it. Every POST accepts Idempotency-Key. ' +
+        'Resources with a version answer with an ETag, and their PATCH and DELETE honour If-Match.',
     },
     servers: [{ url: serverUrl }],
+    tags: [...tags].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     paths,
-    webhooks: webhookDocs(components),
+    webhooks,
     components: {
-      schemas: components,
+      schemas: schemas.schemas,
+      parameters: Object.fromEntries(REQUEST_HEADERS.map((h) => [h.name, { name: h.name, in: 'header', required: false, description: h.description, schema: h.schema }])),
+      headers: Object.fromEntries(RESPONSE_HEADERS.map((h) => [h.name, headerComponent(h)])),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Session token (cs_…), API key (ck_…) or OAuth access token' },
+        oauth2: {
+          type: 'oauth2',
+          description: 'Authorization code with PKCE (S256); discovery at /.well-known/oauth-authorization-server',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${serverUrl}/oauth/authorize`,
+              tokenUrl: `${serverUrl}/oauth/token`,
+              refreshUrl: `${serverUrl}/oauth/token`,
+              scopes: Object.fromEntries(SCOPES.map((s) => [s, `${s.split(':')[1]} ${s.split(':')[0]}`])),
+            },
+          },
+        },
         cookie: { type: 'apiKey', in: 'cookie', name: 'session' },
       },
     },

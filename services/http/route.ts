@@ -1,6 +1,7 @@
 /**
  * A route = one contract operation + a handler that returns a Reply. Mounting does, in order: authenticate and
- * check the access table, validate params/query/body with the operation's zod schemas, honour
+ * check the access table, validate params/query/body with the operation's zod schemas (a body is required where the
+ * operation takes one; fields declared with laterThan in order), honour
  * X-Calendar-Min-Position and Idempotency-Key (POST), run the handler, wait for the projections to reach
  * the write's position, and answer with X-Calendar-Position.
  */
@@ -12,7 +13,10 @@ import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { access } from './access';
 import type { Authenticator } from './auth';
+import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
+import { etagOfAnswer } from './etag';
+import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
 import type { Idempotency } from './idempotency';
 import type { Principal } from './principal';
 
@@ -78,33 +82,64 @@ export const keepRawBody = (req: unknown, _res: unknown, buf: Buffer): void => {
 export const routeKey = (op: Pick<Operation, 'method' | 'path'>) => `${op.method.toUpperCase()} ${op.path}`;
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
+/** Object bodies refuse fields they do not know, unless declared loose (RFC 6749 token requests ignore them). */
+export const refusesUnknownFields = (schema: z.ZodType): schema is z.ZodObject =>
+  schema instanceof z.ZodObject && !(schema._zod.def.catchall instanceof z.ZodUnknown);
+
 /** Body fields the operation does not know: refused, so a typo or a hostile key (`__proto__`) never passes silently. */
 function unknownFields(schema: z.ZodType, value: unknown): string[] {
-  if (!(schema instanceof z.ZodObject) || typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  if (!refusesUnknownFields(schema) || typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.keys(value).filter((key) => !Object.hasOwn(schema.shape, key));
 }
+
+const invalid = (where: string, issues: { path: string; message: string }[]) =>
+  new ApiError(400, 'invalid_request', `Invalid ${where}: ${issues[0].path} ${issues[0].message}`, { issues });
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) return undefined as T;
   if (where === 'body') {
     const unknown = unknownFields(schema, value);
-    if (unknown.length) {
-      const issues = unknown.map((key) => ({ path: `body.${key}`, message: 'unknown field' }));
-      throw new ApiError(400, 'invalid_request', `Invalid body: unknown field ${unknown.join(', ')}`, { issues });
-    }
+    if (unknown.length) throw invalid(where, unknown.map((key) => ({ path: `body.${key}`, message: 'unknown field' })));
   }
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => ({
-    path: [where, ...i.path.map(String)].join('.'),
-    message: i.message,
-  }));
-  throw new ApiError(400, 'invalid_request', `Invalid ${where}: ${issues[0].path} ${issues[0].message}`, { issues });
+  if (!result.success) {
+    throw invalid(where, result.error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message })));
+  }
+  const order = fieldOrderIssues(schema, result.data, where);
+  if (order.length) throw invalid(where, order);
+  return result.data;
+}
+
+/** A PATCH changes something: its object body needs at least one field (the document says `minProperties: 1`). */
+export const patchNeedsAField = (op: Operation) => op.method === 'patch' && op.body instanceof z.ZodObject;
+
+/**
+ * An operation with a body needs one: no body (or an empty one) is 400, never read as `{}`, unless the operation
+ * says its body is optional.
+ */
+function bodyOf(req: Request, op: Operation): unknown {
+  if (req.body === undefined || req.get('Content-Length') === '0') {
+    if (op.bodyOptional) return {};
+    throw invalid('body', [{ path: 'body', message: 'a request body is required' }]);
+  }
+  const empty = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) && Object.keys(req.body).length === 0;
+  // A PATCH whose schema requires a field lets the schema name it (`body.action`); otherwise `{}` changes nothing.
+  if (empty && patchNeedsAField(op) && (op.body as z.ZodObject).safeParse({}).success) {
+    throw invalid('body', [{ path: 'body', message: 'must change at least one field' }]);
+  }
+  return req.body;
+}
+
+/** Operations on a resource with a version (`etag`) answer its ETag with every 2xx body that holds it. */
+function withEtag(op: Operation, reply: Reply): Reply {
+  if (!op.etag || reply.status >= 300 || reply.headers?.[ETAG]) return reply;
+  const etag = etagOfAnswer(reply.body);
+  return etag ? { ...reply, headers: { ...reply.headers, [ETAG]: etag } } : reply;
 }
 
 function send(res: Response, reply: Reply): void {
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
-  if (reply.position != null) res.setHeader('X-Calendar-Position', String(reply.position));
+  if (reply.position != null) res.setHeader(POSITION, String(reply.position));
   if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
   res.status(reply.status);
   if (reply.json !== undefined) res.type('application/json').send(reply.json);
@@ -125,7 +160,7 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
       r.gate?.({ header: (name) => req.get(name), rawBody: (req as { rawBody?: Buffer }).rawBody });
       const params = parse(r.operation.params, req.params, 'path');
       const query = parse(r.operation.query, req.query, 'query');
-      const body = r.operation.body ? parse(r.operation.body, req.body ?? {}, 'body') : undefined;
+      const body = r.operation.body ? parse(r.operation.body, bodyOf(req, r.operation), 'body') : undefined;
       // Every request may ask to see the log up to a position: GETs, and POSTs that read (POST /planner/plan).
       await waitForMinPosition(req, deps);
 
@@ -144,14 +179,14 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
           throw err;
         }
       };
-      const idemKey = method === 'post' ? req.get('Idempotency-Key') : undefined;
-      const reply = idemKey
+      const idemKey = method === 'post' ? req.get(IDEMPOTENCY_KEY) : undefined;
+      const reply = idemKey !== undefined
         ? await deps.idempotency.run(principal?.credentialId ?? `address:${req.ip}`, key, idemKey, req.body, run)
         : await run(newId());
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
       }
-      send(res, reply);
+      send(res, withEtag(r.operation, reply));
     } catch (err) {
       next(err);
     }
@@ -159,31 +194,14 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
 }
 
 async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> {
-  const raw = req.get('X-Calendar-Min-Position');
+  const raw = req.get(MIN_POSITION);
   if (raw === undefined) return;
   if (!/^\d{1,16}$/.test(raw)) {
-    throw new ApiError(400, 'invalid_request', 'X-Calendar-Min-Position must be a log position (digits)', {
-      issues: [{ path: 'header.X-Calendar-Min-Position', message: 'must be digits' }],
+    throw new ApiError(400, 'invalid_request', `${MIN_POSITION} must be a log position (digits)`, {
+      issues: [{ path: `header.${MIN_POSITION}`, message: 'must be digits' }],
     });
   }
   await deps.waitForPosition(Number(raw));
-}
-
-/** Routes of the access table that no slice serves yet: the same auth check, then 501 not_implemented. */
-export function mountNotImplemented(router: Router, deps: RouteDeps, served: Set<string>, paths: (path: string) => boolean): void {
-  for (const [key, rule] of Object.entries(access)) {
-    if (served.has(key)) continue;
-    const [method, path] = key.split(' ');
-    if (!paths(path)) continue;
-    router[method.toLowerCase() as Operation['method']](expressPath(path), async (req: Request, _res: Response, next: NextFunction) => {
-      try {
-        await deps.auth.authorize(req, rule);
-        throw new ApiError(501, 'not_implemented', `${key} is part of the API but not served by this version yet`);
-      } catch (err) {
-        next(err);
-      }
-    });
-  }
 }
 
 /** Known paths answer other methods with 405 and an Allow header, in the envelope. */

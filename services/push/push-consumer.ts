@@ -44,7 +44,7 @@ export function startPushConsumer(app: AppContext, bus: Bus, push: PushService):
   };
 
   return joinInBackground(
-    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `push.${app.config.KAFKA_TOPIC}`, pushEvent, new Set(NOTIFYING_TYPES)),
+    () => consumeDomainEvents(bus, app.store, app.config.KAFKA_TOPIC, `push.${app.config.KAFKA_TOPIC}`, app.codec, pushEvent, new Set(NOTIFYING_TYPES)),
     (err, delay) => log.warn({ err, delay }, 'the push consumer could not join its consumer group; retrying'),
   );
 }

@@ -5,6 +5,7 @@
  * the first delivery, so the memo keeps the last KEEP_POSITIONS log positions and never grows with the history.
  */
 import type { Bus, BusConsumer } from '../bus/bus.port';
+import type { EventCodec } from '../eventstore/decoding-event-store';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import type { ReadStore } from '../readstore/read-store.port';
 
@@ -20,6 +21,8 @@ export async function consumeDomainEvents(
   store: ReadStore,
   topic: string,
   group: string,
+  /** Opens and upcasts the stored event (the relay publishes events as stored); redacted ones never reach `handle`. */
+  codec: EventCodec,
   handle: (event: RecordedEvent) => Promise<void>,
   /** Only these event types reach `handle`; the others are passed over without any bookkeeping. */
   types?: ReadonlySet<string>,
@@ -33,9 +36,9 @@ export async function consumeDomainEvents(
     topic,
     async (message) => {
       if (types && !types.has(message.headers?.['event-type'] ?? '')) return;
-      const event = JSON.parse(message.value) as RecordedEvent;
+      const event = await codec.decode(JSON.parse(message.value) as RecordedEvent);
       const id = `${group}:${event.id}`;
-      if (await seen.get(id)) return;
+      if (event.redacted || (await seen.get(id))) return;
       await handle(event);
       await seen.put({ _id: id, group, _pos: event.position });
       if (++handled % PRUNE_EVERY === 0) await seen.deleteMany({ group, _pos: { $lt: event.position - KEEP_POSITIONS } });

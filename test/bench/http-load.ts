@@ -3,6 +3,7 @@
  * sent to load-child.ts over IPC; every run uses the same connection count and duration.
  */
 import autocannon from 'autocannon';
+import { bookingBody } from './booking-bench';
 import { eventBody, taskBody } from './util';
 
 export const CONNECTIONS = 50;
@@ -15,7 +16,9 @@ export type LoadSpec =
   | { kind: 'get'; url: string; seconds: number; token: string; path: string; connections?: number }
 
   /** POST /tasks: request i goes to tokens[floor(i / perToken)], so no owner's board reaches its task limit. */
-  | { kind: 'post-tasks'; url: string; seconds: number; tokens: string[]; perToken: number; connections?: number };
+  | { kind: 'post-tasks'; url: string; seconds: number; tokens: string[]; perToken: number; connections?: number }
+  /** POST of a public booking (no credential): request i books slot firstSlot + i of the host's meeting type. */
+  | { kind: 'post-bookings'; url: string; seconds: number; path: string; baseMs: number; firstSlot: number; connections?: number };
 
 export interface LoadResult {
   label: string;
@@ -52,6 +55,8 @@ function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number
       const first = spec.firstSlot ?? 0;
       return posting(base, '/api/v1/events', spec.tokens, (i) => ({ token: (first + i) % spec.tokens.length, body: eventBody(spec.baseMs, first + i) }));
     }
+    case 'post-bookings':
+      return posting(base, spec.path, [null], (i) => ({ token: 0, body: bookingBody(spec.baseMs, spec.firstSlot + i) }));
     case 'post-tasks':
       return posting(base, '/api/v1/tasks', spec.tokens, (i) => ({
         token: Math.min(Math.floor(i / spec.perToken), spec.tokens.length - 1),
@@ -61,9 +66,9 @@ function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number
 }
 
 /** A POST load whose request i (counted across all connections) is built by `make`: which token, what body. */
-function posting(base: autocannon.Options, path: string, tokens: string[], make: (i: number) => { token: number; body: unknown }) {
+function posting(base: autocannon.Options, path: string, tokens: Array<string | null>, make: (i: number) => { token: number; body: unknown }) {
   let sent = 0;
-  const headers = tokens.map((t) => ({ 'content-type': 'application/json', authorization: `Bearer ${t}` }));
+  const headers = tokens.map((t) => ({ 'content-type': 'application/json', ...(t === null ? {} : { authorization: `Bearer ${t}` }) }));
   const opts: autocannon.Options = {
     ...base,
     requests: [
@@ -98,6 +103,6 @@ export async function runLoad(label: string, spec: LoadSpec): Promise<LoadResult
     errors: r.errors,
     timeouts: r.timeouts,
     statusCodes,
-    ...(spec.kind === 'post-events' || spec.kind === 'post-tasks' ? { sent: sent() } : {}),
+    ...(spec.kind.startsWith('post-') ? { sent: sent() } : {}),
   };
 }

@@ -5,12 +5,14 @@
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
  *   3. GET /events?from&to over one week holding 200 events; GET /available-slots for 14 days over a calendar of
  *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines;
- *      POST /tasks
+ *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
  *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
- *   8. scale (scale-bench.ts): 10k and 100k events in the log (1M with SCALE_1M=1): RSS, disk per event, cold start,
+ *   8. automation runs (notify, then call a local receiver; service in process): runs/s and trigger-to-action latency
+ *   9. the CLI's export of a log of BENCH_EXPORT_EVENTS events (default 1,000,000) seeded straight into the store
+ *  10. scale (scale-bench.ts): 10k and 100k events in the log (1M with SCALE_1M=1): RSS, disk per event, cold start,
  *      a week's GET /events and /sync as one calendar grows
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
@@ -21,14 +23,17 @@ import { statfsSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availability-bench';
+import { BOOKING_SLOTS, createBookingHost } from './booking-bench';
 import { killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
+import { exportBench, printExport } from './export-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { scaleBench, scaleSizes, scaleSummary } from './scale-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { webhookBench } from './webhook-bench';
+import { automationBench } from './automation-bench';
 import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
 
 const SECONDS = benchSeconds();
@@ -42,11 +47,15 @@ const WEBHOOK_EVENTS = 1000;
 const WEBHOOK_FANOUT = 4;
 const WEBHOOK_PROBES = 300;
 const WEBHOOK_PROBE_INTERVAL_MS = 10;
+const AUTOMATION_RUNS = 1000;
+const AUTOMATION_PROBES = 300;
+const AUTOMATION_PROBE_INTERVAL_MS = 10;
 const GET_EVENTS = 200;
 const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
 /** POST /tasks moves on to a fresh owner after this many tasks: every board stays far below its 10,000-task limit. */
 const TASKS_PER_OWNER = 4000;
 const HOSTILE_ATTACKERS = 4;
+const EXPORT_EVENTS = Number(process.env.BENCH_EXPORT_EVENTS ?? 1_000_000);
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const ms = (n: number) => `${fmt(n, n < 10 ? 2 : 1)} ms`;
@@ -126,6 +135,7 @@ async function main(): Promise<void> {
   let postRes: LoadResult;
   let multiRes: LoadResult | null = null;
   let tasksRes: LoadResult;
+  let bookingRes: LoadResult;
   try {
     const reader = await signUp(base);
     const c0 = performance.now();
@@ -192,6 +202,16 @@ async function main(): Promise<void> {
       ...taskSpec, seconds: SECONDS, tokens: await tokensOf(owners),
     });
     printLoad(tasksRes, baseline);
+
+    // The warmup books from the far end of the horizon, the measured run from its start: no slot is asked twice.
+    const host = await signUp(base);
+    const booking = await createBookingHost(base, host.token);
+    const bookingSpec = { kind: 'post-bookings' as const, url: service.url, path: booking.path, baseMs: booking.baseMs, connections: CONN };
+    await runLoad('POST public booking (warmup)', { ...bookingSpec, seconds: WARMUP, firstSlot: Math.floor(BOOKING_SLOTS * 0.8) });
+    bookingRes = await runLoad(`POST /public/{username}/{slug}/bookings (one host, ${CONN} guests at once, a new slot each)`, {
+      ...bookingSpec, seconds: SECONDS, firstSlot: 0,
+    });
+    printLoad(bookingRes, baseline);
   } finally {
     await service.stop();
   }
@@ -235,10 +255,22 @@ async function main(): Promise<void> {
     log(`    event-loop delay  p50 ${ms(p.eventLoopDelay.p50)}  p99 ${ms(p.eventLoopDelay.p99)}  max ${ms(p.eventLoopDelay.max)}`);
     log(`    other user's POST + GET  p50 ${ms(p.victim.p50)}  p99 ${ms(p.victim.p99)}  max ${ms(p.victim.max)}`);
   }
+
+  // 7. Automations
+  log(`[8] Automation runs, embedded, service and receiver in process (${AUTOMATION_RUNS} triggers, each run: notify, then call the receiver; then ${AUTOMATION_PROBES} probes, 1 / ${AUTOMATION_PROBE_INTERVAL_MS} ms)`);
+  const automations = await automationBench(AUTOMATION_RUNS, AUTOMATION_PROBES, AUTOMATION_PROBE_INTERVAL_MS);
+  log(`  ${automations.runs} runs in ${fmt(automations.seconds, 2)} s = ${fmt(automations.runsPerSec, 0)} runs/s`);
+  log(`  trigger appended -> last action received: p50 ${ms(automations.latency.p50)}  p99 ${ms(automations.latency.p99)}  max ${ms(automations.latency.max)} (${automations.latency.samples} samples)`);
   log();
 
-  // 8. Scale
-  log(`[8] Scale: ${scaleSizes().join(', ')} events seeded through the event store (scale-bench.ts; SCALE_1M=1 adds 1,000,000)`);
+  // 8. Export
+  log(`[9] CLI export, embedded store, ${fmt(EXPORT_EVENTS, 0)} events (CLI as a child process)`);
+  const exported = await exportBench(EXPORT_EVENTS);
+  printExport(exported, log);
+  log();
+
+  // 10. Scale
+  log(`[10] Scale: ${scaleSizes().join(', ')} events seeded through the event store (scale-bench.ts; SCALE_1M=1 adds 1,000,000)`);
   const scale = await scaleBench(log);
   log();
 
@@ -253,6 +285,8 @@ async function main(): Promise<void> {
     ...(multiRes
       ? [{ figure: `POST /events, ${MULTI_USERS} users (info)`, value: `${fmt(multiRes.rps, 0)} rps = ${pct(multiRes.rps / baseline.rps)}, p50 ${ms(multiRes.p50)}, p99 ${ms(multiRes.p99)}`, target: '-', result: '-' }]
       : []),
+    { figure: 'Public booking throughput (one host)', value: `${fmt(bookingRes.rps, 0)} rps = ${pct(bookingRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
+    { figure: 'Public booking latency', value: `p50 ${ms(bookingRes.p50)}, p99 ${ms(bookingRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
@@ -271,12 +305,20 @@ async function main(): Promise<void> {
     }),
     { figure: `Webhook deliveries/s (local receiver, fan-out ${WEBHOOK_FANOUT})`, value: `${fmt(hooks.deliveriesPerSec, 0)} deliveries/s`, target: '-', result: '-' },
     { figure: 'Webhook event-to-delivery latency', value: `p50 ${ms(hooks.latency.p50)}, p99 ${ms(hooks.latency.p99)}, max ${ms(hooks.latency.max)}`, target: '-', result: '-' },
+    ...exported.runs.map((r) => ({
+      figure: `${r.label}, ${fmt(exported.events, 0)} events`,
+      value: `${fmt(r.seconds, 1)} s = ${fmt(r.eventsPerSec, 0)} events/s`,
+      target: '< 60 s',
+      result: pass(r.seconds < 60),
+    })),
     ...hostile.slice(1).map((p) => ({
       figure: `/healthz while one user sends ${p.name}`,
       value: `max ${ms(p.healthz.max)}; event-loop delay max ${ms(p.eventLoopDelay.max)}`,
       target: 'max < 200 ms',
       result: pass(p.healthz.max < 200),
     })),
+    { figure: 'Automation runs/s (notify + call a local receiver)', value: `${fmt(automations.runsPerSec, 0)} runs/s`, target: '-', result: '-' },
+    { figure: 'Automation trigger-to-action latency', value: `p50 ${ms(automations.latency.p50)}, p99 ${ms(automations.latency.p99)}, max ${ms(automations.latency.max)}`, target: '-', result: '-' },
     ...scaleSummary(scale),
   ];
   const w = [0, 0, 0, 0];

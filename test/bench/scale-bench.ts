@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { encodeCursor } from '../../read-api/sync/cursor';
+import { Keyring } from '../../services/keyring';
 import { forkBenchChild, killAll, startServiceChild, stopChild, type ChildServer } from './children';
 import type { LoadReport } from './scale-child';
 import { fileBytes, STORE_FILES } from './scale-probe';
@@ -113,7 +114,7 @@ async function measureSize(total: number, log: (line: string) => void): Promise<
   try {
     const week = `${service.url}/api/v1/events?from=${new Date(MEASURED_WEEK).toISOString()}&to=${new Date(MEASURED_WEEK + WEEK_MS).toISOString()}`;
     weekGet = await latency(week, user.token, (b) => b.events.length);
-    sync = await latency(`${service.url}/api/v1/sync?since=${encodeCursor(SECRET, seed.tailFrom)}`, user.token, (b) =>
+    sync = await latency(`${service.url}/api/v1/sync?since=${encodeCursor(new Keyring([SECRET]), seed.tailFrom)}`, user.token, (b) =>
       Object.values(b.changes as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0),
     );
     rssAfterRestart = rssOf(service.child.pid!);

@@ -1,12 +1,15 @@
 /**
  * Append throughput of the embedded SQLite event store (WAL, synchronous=FULL, group commit) in this process:
- * one append at a time, many appends in flight, and batches of events per append.
+ * one append at a time, many appends in flight, and batches of events per append; bare and through the decoding
+ * store (sealing, upcasting), and the rate a projection reads the log at.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EventStore, ExpectedRevision, NewEvent } from '../../services/eventstore/event-store.port';
+import { historyStore } from '../../services/eventstore/decoding-event-store';
 import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
+import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import { percentile, tempDir } from './util';
 
 export interface StoreResult {
@@ -22,7 +25,7 @@ export interface StoreResult {
 }
 
 /** An `event.created`-sized event (~0.8 kB of JSON). */
-function sampleEvent(i: number): NewEvent {
+export function sampleEvent(i: number): NewEvent {
   const id = randomUUID();
   const start = Date.UTC(2032, 0, 1) + i * 1_800_000;
   return {
@@ -76,6 +79,25 @@ async function measure(store: EventStore, label: string, inFlight: number, perAp
   };
 }
 
+/** Reads the whole log in pages of 500, as a projection catching up does. */
+async function readRate(store: EventStore, label: string): Promise<StoreResult> {
+  const started = performance.now();
+  let events = 0;
+  let pages = 0;
+  for (let after = 0; ; pages++) {
+    const page = await store.readAll(after, 500);
+    if (page.length === 0) break;
+    events += page.length;
+    after = page[page.length - 1].position;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { label, events, appends: pages, seconds, eventsPerSec: events / seconds, appendsPerSec: pages / seconds, p50: 0, p99: 0 };
+}
+
+/**
+ * Each mode on the bare adapter, then through the decoding store the service uses (data sealed per user with
+ * AES-256-GCM, versions upcast on read); then the log read back both ways.
+ */
 export async function storeBench(seconds: number): Promise<StoreResult[]> {
   const modes: Array<[label: string, inFlight: number, perAppend: number]> = [
     ['single appends, awaited one by one', 1, 1],
@@ -83,13 +105,24 @@ export async function storeBench(seconds: number): Promise<StoreResult[]> {
     ['batches of 100 events, one by one', 1, 100],
   ];
   const results: StoreResult[] = [];
-  for (const [label, inFlight, perAppend] of modes) {
-    const store = await openSqliteEventStore(path.join(tempDir('store'), 'events.sqlite'));
-    try {
-      await measure(store, `${label} warmup`, inFlight, perAppend, Math.min(0.3, seconds / 5));
-      results.push(await measure(store, label, inFlight, perAppend, seconds));
-    } finally {
-      await store.close();
+  for (const sealed of [false, true]) {
+    for (const [label, inFlight, perAppend] of modes) {
+      const dir = tempDir('store');
+      const raw = await openSqliteEventStore(path.join(dir, 'events.sqlite'));
+      const keys = await openEmbeddedReadStore(path.join(dir, 'read.sqlite'));
+      const store = sealed ? historyStore(raw, keys).events : raw;
+      const name = sealed ? `${label}, sealed` : label;
+      try {
+        await measure(store, `${name} warmup`, inFlight, perAppend, Math.min(0.3, seconds / 5));
+        results.push(await measure(store, name, inFlight, perAppend, seconds));
+        if (sealed && perAppend > 1) {
+          results.push(await readRate(raw, 'read the log as stored (bare adapter)'));
+          results.push(await readRate(historyStore(raw, keys).events, 'read the log opened and upcast'));
+        }
+      } finally {
+        await raw.close();
+        await keys.close();
+      }
     }
   }
   return results;

@@ -2,54 +2,15 @@
  * An acknowledged write survives SIGKILL: the service runs as a child process (the built dist), is killed right
  * after answers arrive, restarted on the same DATA_DIR, and every acknowledged event must be there.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../bench/util';
+import { killed, requireBuild, startChild as start } from '../support/service-child';
 import { request } from '../support/service';
 
-const MAIN = path.resolve(__dirname, '../../dist/services/main.js');
-
-async function start(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      MONGO_DB: `kill_${path.basename(dataDir).replace(/\W/g, '_')}`,
-      KAFKA_TOPIC: `kill.${path.basename(dataDir).replace(/\W/g, '_')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      PASSWORD_HASH_COST: '1024',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  // On Kafka and MongoDB a cold start (topic creation, group coordinator) can take several seconds.
-  for (let i = 0; i < 900; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`service did not start: ${stderr}`);
-}
-
-const killed = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-
 describe('durability under SIGKILL', () => {
-  beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
-  });
+  beforeAll(requireBuild);
 
   it('keeps every event whose 201 was sent, across kill -9 and restart', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'calendar-kill-'));

@@ -1,7 +1,7 @@
 /**
  * Walks every row of the access table (services/http/access.ts): with no credential (401 unauthenticated), with an
  * API key lacking the row's scope (403 insufficient_scope, naming the scope), and with an API key on each
- * session-only row (403 session_required). Rows no slice serves yet go through the same check before their 501.
+ * session-only row (403 session_required).
  */
 import { access, type AccessRule } from '../../services/http/access';
 import { request, signUp, startTestService, type Client, type TestService } from '../support/service';

@@ -111,7 +111,7 @@ describe('an event a projection cannot apply', () => {
     expect(text).toMatch(/calendar_projection_position\{projection="inbox"\} \d+/);
 
     // The operator's CLI prints the same status (it calls /admin with ADMIN_TOKEN; the service runs in this process).
-    const cli = await run(process.execPath, [path.resolve(__dirname, '../../dist/services/cli.js'), 'projections', 'status'], {
+    const cli = await run(process.execPath, [path.resolve(__dirname, '../../dist/services/cli/program.js'), 'projections', 'status', '--json'], {
       env: { ...process.env, ADMIN_TOKEN, ADMIN_URL: root },
     });
     const printed = JSON.parse(cli.stdout).projections.find((p: { name: string }) => p.name === 'schedule');

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { access } from '../../services/http/access';
 import { routeKey } from '../../services/http/route';
 import { apiOperations } from '../../services/routes';
+import { refsIn, resolvePointer } from '../support/openapi-doc';
 import { request, signUp, startTestService, type ApiResponse, type Client, type TestService } from '../support/service';
 
 let svc: TestService;
@@ -56,29 +57,6 @@ async function eventsTitled(client: Client, title: string, minPosition: string) 
   });
   expect(res.status).toBe(200);
   return res.body.events.filter((e: { title: string }) => e.title === title);
-}
-
-/** Every `$ref` anywhere in a JSON value. */
-function refsIn(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) for (const v of value) refsIn(v, out);
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === '$ref' && typeof v === 'string') out.push(v);
-      else refsIn(v, out);
-    }
-  }
-  return out;
-}
-
-function resolvePointer(doc: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let node: unknown = doc;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!node || typeof node !== 'object' || !(key in (node as object))) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }
 
 // ---- errors and authentication -------------------------------------------------------------------------------
@@ -180,16 +158,10 @@ describe('health, OpenAPI and docs', () => {
     }
   });
 
-  it('answers rows of the access table that no slice serves yet with 501 after the auth check', async () => {
-    const served = new Set(apiOperations.map(routeKey));
-    const pending = Object.keys(access).filter((row) => !served.has(row) && access[row].kind !== 'public');
-    expect(pending.length).toBeGreaterThan(0);
-    const [method, path] = pending[0].split(' ');
-    const concrete = path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
-    expect((await request(base, method, concrete)).status).toBe(401);
-    const res = await request(base, method, concrete, undefined, { authorization: `Bearer ${c.token}` });
-    expect(res.status).toBe(501);
-    expect(res.body.error.code).toBe('not_implemented');
+  it('serves every row of the access table, and has a row for every route', () => {
+    const served = apiOperations.map(routeKey);
+    expect(Object.keys(access).filter((row) => !served.includes(row))).toEqual([]);
+    expect(served.filter((row) => !(row in access))).toEqual([]);
   });
 
   it('every $ref resolves inside the document', async () => {

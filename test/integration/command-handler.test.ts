@@ -73,3 +73,30 @@ describe('command handler', () => {
     expect((await handler.load('slots-4', slots)).state.size).toBe(20);
   });
 });
+
+describe('command handler, when an append fails for one command of a batch', () => {
+  it('gives every command its own outcome, never another command\'s error', async () => {
+    const store = await openSqliteEventStore(path.join(mkdtempSync(path.join(tmpdir(), 'handler-')), 'events.sqlite'));
+    // A store that refuses any append holding the slot "poison" (a failure that is not a revision conflict).
+    const refusing: EventStore = {
+      ...store,
+      append: (stream, events, expected) =>
+        events.some((e) => (e.data as { slot: string }).slot === 'poison')
+          ? Promise.reject(new Error('refused: poison'))
+          : store.append(stream, events, expected),
+    };
+    try {
+      const handler = new CommandHandler(refusing);
+      // The first command holds the lane, so the next three are decided and appended as one batch.
+      const first = handler.handle('slots-5', slots, { take: 'first' }, ctx());
+      const batch = ['before', 'poison', 'after'].map((take) => handler.handle('slots-5', slots, { take }, ctx()));
+      const settled = await Promise.allSettled([first, ...batch]);
+      expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(((settled[2] as PromiseRejectedResult).reason as Error).message).toBe('refused: poison');
+      const stored = (await store.readStream('slots-5')).map((e) => (e.data as { slot: string }).slot);
+      expect(stored).toEqual(['first', 'before', 'after']);
+    } finally {
+      await store.close();
+    }
+  });
+});

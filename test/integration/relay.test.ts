@@ -7,6 +7,7 @@ import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-sto
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
 import { newId } from '../../services/ids';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+import { historyStore } from '../../services/eventstore/decoding-event-store';
 import { consumeDomainEvents } from '../../services/relay/event-consumer';
 import { Relay } from '../../services/relay/relay';
 
@@ -37,7 +38,7 @@ describe('relay: the event log as the outbox', () => {
     const seen: RecordedEvent[] = [];
     let relay = new Relay(ports.events, ports.bus, ports.store, 'domain', log);
     await relay.start();
-    let consumer = await consumeDomainEvents(ports.bus, ports.store, 'domain', 'test-group', async (e) => void seen.push(e));
+    let consumer = await consumeDomainEvents(ports.bus, ports.store, 'domain', 'test-group', historyStore(ports.events, ports.store).codec, async (e) => void seen.push(e));
     await until(() => seen.length === 10);
     await consumer.stop();
     await relay.stop();
@@ -49,7 +50,7 @@ describe('relay: the event log as the outbox', () => {
     for (let i = 10; i < 15; i++) await append(`a-${i % 2}`, i);
     relay = new Relay(ports.events, ports.bus, ports.store, 'domain', log);
     await relay.start();
-    consumer = await consumeDomainEvents(ports.bus, ports.store, 'domain', 'test-group', async (e) => void seen.push(e));
+    consumer = await consumeDomainEvents(ports.bus, ports.store, 'domain', 'test-group', historyStore(ports.events, ports.store).codec, async (e) => void seen.push(e));
     await until(() => seen.length >= 15);
     await new Promise((r) => setTimeout(r, 300));
     await consumer.stop();

@@ -1,6 +1,6 @@
 /** Helpers of the planning suites (goals, insights): domain events appended straight to the log, weeks in a zone. */
 import { randomUUID } from 'node:crypto';
-import { SCHEMA_VERSION } from '../../contracts/domain-events';
+import { schemaVersionOf } from '../../contracts/domain-events';
 import { wallClock } from '../../services/time/zone';
 import { useTestService, type TestService } from './service';
 
@@ -21,7 +21,7 @@ export function usePlanningService() {
 export async function appendDomainEvent(svc: TestService, type: string, data: unknown, userId: string, stream = `test-${randomUUID()}`) {
   const result = await svc.service.context.events.append(stream, [{
     id: randomUUID(), type, data,
-    metadata: { userId, correlationId: randomUUID(), causationId: randomUUID(), occurredAt: new Date().toISOString(), schemaVersion: SCHEMA_VERSION },
+    metadata: { userId, correlationId: randomUUID(), causationId: randomUUID(), occurredAt: new Date().toISOString(), schemaVersion: schemaVersionOf(type) },
   }], 'any');
   return result.position;
 }

@@ -73,3 +73,15 @@ export async function signUp(base: string, overrides: Record<string, unknown> = 
     call: (method, p, body, headers = {}) => request(base, method, p, body, { authorization: `Bearer ${token}`, ...headers }),
   };
 }
+
+/** One service for the file and a user signed up on it; both are there once the file's tests run. */
+export function useServiceWithUser(): { base: string; user: Client } {
+  const started = {} as { base: string; user: Client };
+  useTestService((svc) => {
+    started.base = svc.base;
+  });
+  beforeAll(async () => {
+    started.user = await signUp(started.base);
+  });
+  return started;
+}

@@ -41,3 +41,13 @@ describe('recurrence expansion keeps the wall clock across DST, whatever the pro
     expect(seriesEnd({ ...base, recurrenceRule: 'FREQ=WEEKLY' })).toBe(OPEN_END);
   });
 });
+
+describe('instants far from today', () => {
+  it('expands a series that starts before the year 1000 (four-digit years for the recurrence engine)', () => {
+    const ev = { startsAt: '0907-12-10T18:21:53.000Z', endsAt: '0907-12-10T19:21:53.000Z', timeZone: 'Europe/Berlin', recurrenceRule: 'FREQ=WEEKLY;COUNT=3' };
+    const found = occurrences(ev, Date.parse('0907-12-01T00:00:00Z'), Date.parse('0908-01-01T00:00:00Z'));
+    expect(found.map((o) => new Date(o.start).toISOString())).toEqual([
+      '0907-12-10T18:21:53.000Z', '0907-12-17T18:21:53.000Z', '0907-12-24T18:21:53.000Z',
+    ]);
+  });
+});

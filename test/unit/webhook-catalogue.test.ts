@@ -69,6 +69,7 @@ describe('webhook catalogue', () => {
       'event.created', 'event.updated', 'event.cancelled',
       'routine.created', 'routine.updated', 'routine.deleted', 'routine.period.completed', 'routine.period.skipped',
       'task.created', 'task.updated', 'task.completed', 'task.assigned', 'task.due_changed', 'task.deleted',
+      'booking.created', 'booking.rescheduled', 'booking.cancelled',
       'messaging.received', 'payments.event', 'form.submitted',
     ]);
   });

@@ -1,6 +1,7 @@
 /** The receivers' verification helper and the address guard of the dispatcher. */
 import { createHmac } from 'node:crypto';
-import { signWebhook, verifyWebhookSignature } from '../../contracts/webhook-signature';
+import { Webhook } from 'standardwebhooks';
+import { signStandardWebhook, signWebhook, verifyWebhookSignature } from '../../contracts/webhook-signature';
 import { isPrivateAddress } from '../../services/dispatcher/private-addresses';
 
 const secret = 'whsec_test-secret';
@@ -40,6 +41,24 @@ describe('webhook signatures', () => {
     const edge = ts - 300;
     expect(verifyWebhookSignature({ secret, timestamp: edge, signature: signWebhook(secret, edge, body), body, now })).toBe(true);
     expect(verifyWebhookSignature({ secret, timestamp: old, signature: signWebhook(secret, old, body), body, now, toleranceSeconds: 600 })).toBe(true);
+  });
+});
+
+describe('Standard Webhooks signature', () => {
+  it('verifies with the standardwebhooks package, given the secret as shown', () => {
+    const shown = 'whsec_Q2FsZW5kYXJTZXJ2aWNlVGVzdEtleTAx';
+    const signature = signStandardWebhook(shown, 'msg_1', ts, body);
+    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': '' };
+    headers['webhook-signature'] = signStandardWebhook(shown, 'msg_1', headers['webhook-timestamp'], body);
+    expect(new Webhook(shown).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(signature).toBe(new Webhook(shown).sign('msg_1', new Date(ts * 1000), body));
+  });
+
+  it('signs with the same bytes for a secret made in the URL-safe alphabet; its standard-alphabet spelling verifies', () => {
+    const urlSafe = 'whsec_ab-cd_ef0123456789ABCDEFGHIJKLMN';
+    expect(() => new Webhook(urlSafe)).toThrow(); // the package decodes the standard alphabet only
+    const converted = `whsec_${urlSafe.slice('whsec_'.length).replace(/-/g, '+').replace(/_/g, '/')}`;
+    expect(signStandardWebhook(urlSafe, 'msg_2', ts, body)).toBe(new Webhook(converted).sign('msg_2', new Date(ts * 1000), body));
   });
 });
 

@@ -1,11 +1,12 @@
 /**
- * Uniqueness by reservation: one stream per claimed value (`email-<hash>`, `username-<name>`). The first claim
- * appends to a stream that must not exist; a released value can be claimed again.
+ * Uniqueness by reservation: one stream per claimed value (`email-<mac>`, `username-<mac>`: an HMAC under the
+ * service's claim secret, so no stream id gives the value away, and no dictionary of hashes can). The first claim
+ * appends to a stream that must not exist; a released value (or the value of an erased user) can be claimed again.
  */
 import type { DomainEvent } from '../../contracts/domain-events';
 import type { Decider } from '../../services/commands/decider';
 import { conflict } from '../../services/errors';
-import { sha256 } from '../../services/ids';
+import { createHmac } from 'node:crypto';
 
 export type ClaimKind = 'email' | 'username';
 export type ClaimState = { holder: string | null };
@@ -34,5 +35,5 @@ export const claimDecider: Decider<ClaimCommand, ClaimEvent, ClaimState> = {
   },
 };
 
-export const claimStream = (kind: ClaimKind, value: string) =>
-  kind === 'email' ? `email-${sha256(value.toLowerCase())}` : `username-${value}`;
+export const claimStream = (secret: string, kind: ClaimKind, value: string) =>
+  `${kind}-${createHmac('sha256', secret).update(`${kind}:${kind === 'email' ? value.toLowerCase() : value}`).digest('base64url')}`;

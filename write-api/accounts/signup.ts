@@ -26,7 +26,7 @@ function usernameBase(email: string): string {
 }
 
 async function claimEmail(app: AppContext, email: string, userId: string, ctx: CommandContext): Promise<string> {
-  const stream = claimStream('email', email);
+  const stream = claimStream(app.claimSecret, 'email', email);
   try {
     await app.commands.handle(stream, claimDecider, { type: 'Claim', kind: 'email', value: email, userId }, ctx);
     return userId;
@@ -44,7 +44,7 @@ export async function claimUsername(app: AppContext, wanted: string, userId: str
   if (!exact) candidates.push(`${wanted}-${deterministicUuid(ctx.commandId, 'username').slice(0, 6)}`);
   for (const name of candidates) {
     try {
-      await app.commands.handle(claimStream('username', name), claimDecider, { type: 'Claim', kind: 'username', value: name, userId }, ctx);
+      await app.commands.handle(claimStream(app.claimSecret, 'username', name), claimDecider, { type: 'Claim', kind: 'username', value: name, userId }, ctx);
       return name;
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'username_taken' || name === candidates[candidates.length - 1]) throw err;

@@ -44,7 +44,7 @@ export async function ensureTestAccount(app: AppContext, userId: string, correla
     if (!owner) throw notFound('User');
     // Reserved like a real signup's, so no one can sign up with this address or take the username later.
     const email = `${testUserId}${TEST_EMAIL_DOMAIN}`;
-    await app.commands.handle(claimStream('email', email), claimDecider, { type: 'Claim', kind: 'email', value: email, userId: testUserId }, ctx);
+    await app.commands.handle(claimStream(app.claimSecret, 'email', email), claimDecider, { type: 'Claim', kind: 'email', value: email, userId: testUserId }, ctx);
     const username = await claimUsername(app, `test-${testUserId.slice(0, 8)}`, testUserId, ctx, false);
     const now = new Date().toISOString();
     const record: UserRecord = {

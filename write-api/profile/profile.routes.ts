@@ -23,7 +23,7 @@ export function profileWriteRoutes(app: AppContext) {
       }
       const result = await app.commands.handle(userStream(userId), userDecider, { type: 'UpdateProfile', changes, now: new Date().toISOString() }, ctx);
       if (changes.username) {
-        await app.commands.handle(claimStream('username', before.username), claimDecider, { type: 'Release', kind: 'username', value: before.username, userId }, ctx);
+        await app.commands.handle(claimStream(app.claimSecret, 'username', before.username), claimDecider, { type: 'Release', kind: 'username', value: before.username, userId }, ctx);
       }
       return { status: 200, body: { user: decided(result.events, 'user.profile_updated').user }, position: result.position };
     }),

@@ -92,7 +92,8 @@ export function findConflicts(candidate: Event, index: ScheduleIndex, now: numbe
   const mine = occurrences(candidate, window.from, window.to);
   const result: Conflicts = { time: [], resource: [] };
   if (mine.length === 0) return result;
-  const span = { from: mine[0].start, to: Math.max(...mine.map((m) => m.end)) };
+  // reduce, not Math.max(...): a long event repeating often has more occurrences than the call stack holds arguments.
+  const span = { from: mine[0].start, to: mine.reduce((end, m) => Math.max(end, m.end), -Infinity) };
   const resources = new Set(candidate.resources);
   for (const other of index.near(span.from, span.to)) {
     if (other.id === candidate.id) continue;

@@ -3,11 +3,14 @@
  * that time and resource conflicts are decided inside one consistency boundary.
  */
 import type { DomainEvent } from '../../contracts/domain-events';
-import { upcastEvent, type Event } from '../../contracts/events';
+import { MAX_EVENT_DAYS, type Event } from '../../contracts/events';
 import type { Calendar, Space } from '../../contracts/spaces';
 import type { Decider } from '../../services/commands/decider';
 import { ApiError, conflict, notFound, versionMismatch } from '../../services/errors';
 import { checkRule } from '../../services/time/recurrence';
+import {
+  bookingOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
+} from './booking.rules';
 import { findConflicts, ScheduleIndex } from './conflicts';
 
 export interface ScheduleState {
@@ -16,6 +19,9 @@ export interface ScheduleState {
   events: Map<string, Event>;
   /** The live events arranged for conflict checks. */
   index: ScheduleIndex;
+  /** Bookings of the Space's calendars (booking.rules.ts). */
+  bookings: Map<string, BookingRecord>;
+  bookingByEvent: Map<string, string>;
 }
 
 export type EventFields = Omit<
@@ -38,12 +44,12 @@ export type ScheduleCommand =
       now: string;
     }
   | { type: 'CancelEvent'; actorId: string; eventId: string; expectedVersions?: number[]; now: string }
-  | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string };
+  | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string }
+  | BookingCommand;
 
-type ScheduleEvent = Extract<
-  DomainEvent,
-  { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }
->;
+type ScheduleEvent =
+  | Extract<DomainEvent, { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }>
+  | BookingEvent;
 
 const canUse = (state: ScheduleState, userId: string) => state.space !== null && state.space.ownerId === userId;
 
@@ -67,6 +73,12 @@ function checkFields(state: ScheduleState, candidate: Event): void {
   if (Date.parse(candidate.endsAt) <= Date.parse(candidate.startsAt)) {
     throw new ApiError(400, 'invalid_request', 'endsAt must be after startsAt', {
       issues: [{ path: 'endsAt', message: 'must be after startsAt' }],
+    });
+  }
+  // A partial update is checked here against the stored start (a full body already was, by the route machinery).
+  if (Date.parse(candidate.endsAt) - Date.parse(candidate.startsAt) > MAX_EVENT_DAYS * 86_400_000) {
+    throw new ApiError(400, 'invalid_request', `endsAt must be at most ${MAX_EVENT_DAYS} days after startsAt`, {
+      issues: [{ path: 'endsAt', message: `at most ${MAX_EVENT_DAYS} days after startsAt` }],
     });
   }
   if (candidate.recurrenceRule) {
@@ -113,7 +125,9 @@ function spaceConflicts(state: ScheduleState, candidates: Event[], now: string) 
 }
 
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
-  initialState: () => ({ space: null, calendars: new Map(), events: new Map(), index: new ScheduleIndex() }),
+  initialState: () => ({
+    space: null, calendars: new Map(), events: new Map(), index: new ScheduleIndex(), bookings: new Map(), bookingByEvent: new Map(),
+  }),
 
   decide(command, state) {
     switch (command.type) {
@@ -156,7 +170,7 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
           deletedAt: command.now,
           version: current.version + 1,
         };
-        return [{ type: 'event.cancelled', data: cancelled }];
+        return [{ type: 'event.cancelled', data: cancelled }, ...bookingOfCancelledEvent(state, current.id, command.now)];
       }
       case 'AnswerInvitation': {
         const current = state.events.get(command.eventId);
@@ -169,6 +183,10 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         const next: Event = { ...current, attendees, updatedAt: command.now, version: current.version + 1 };
         return [{ type: 'event.updated', data: next }];
       }
+      case 'BookSlot':
+      case 'RescheduleBooking':
+      case 'CancelBooking':
+        return decideBooking(command, state);
     }
   },
 
@@ -183,11 +201,12 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'event.created':
       case 'event.updated':
       case 'event.cancelled': {
-        const data = upcastEvent(event.data);
-        state.events.set(data.id, data);
-        state.index.put(data);
+        state.events.set(event.data.id, event.data);
+        state.index.put(event.data);
         break;
       }
+      default:
+        evolveBooking(state, event);
     }
     return state;
   },

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { findOperation } from '../../contracts/operation';
 import { webhookOperations, type CreateWebhookBody, type UpdateWebhookBody } from '../../contracts/webhooks';
 import { ownedDelivery } from '../../read-api/webhooks/webhooks.queries';
 import type { AppContext } from '../../services/app-context';
 import { whyRefused } from '../../services/dispatcher/private-addresses';
+import { newSigningSecret } from '../../services/dispatcher/signing-secret';
 import { sendSigned } from '../../services/dispatcher/send';
 import { deliveryView, webhookView, WebhookStore, type WebhookDoc } from '../../services/dispatcher/webhook-store';
 import { invalid, notFound } from '../../services/errors';
@@ -12,11 +12,10 @@ import { route, type Input } from '../../services/http/route';
 
 type IdParams = { id: string };
 
-const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 const unique = (events: string[]) => [...new Set(events)];
 
 export function webhooksWriteRoutes(app: AppContext) {
-  const store = new WebhookStore(app.store, app.serverSecret);
+  const store = new WebhookStore(app.store, app.serverKeys);
   store.ensureIndexes().catch((err: unknown) => app.log.warn({ err }, 'webhook indexes not created'));
   const allowPrivate = app.config.WEBHOOK_ALLOW_PRIVATE_URLS;
 
@@ -40,7 +39,7 @@ export function webhooksWriteRoutes(app: AppContext) {
       // The id derives from the command (Idempotency-Key): a retried create finds its webhook and its secret.
       const id = deterministicUuid(input.commandId, 'webhook');
       const now = new Date().toISOString();
-      const secret = newSecret();
+      const secret = newSigningSecret();
       const doc: WebhookDoc = {
         _id: id, userId, name, url, events: unique(events), enabled: true, sealedSecret: store.seal(secret),
         fromPosition: await app.events.headPosition(), createdAt: now, updatedAt: now,

@@ -1,0 +1,39 @@
+/**
+ * What the catalogue's producers say about a domain event, made concrete for its consumers (webhook deliveries,
+ * automations): the users in its audience, and the payload a receiver gets.
+ */
+import type { Audience, Produced } from '../../contracts/webhook-catalogue';
+import { SCHEDULE } from '../../projections/schedule.projection';
+import type { AppContext } from '../app-context';
+import type { RecordedEvent } from '../eventstore/event-store.port';
+
+export interface DeliveredPayload {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: unknown;
+  previous?: unknown;
+}
+
+/**
+ * The users an audience names. A Space's members come from the schedule projection, which must have reached this
+ * event: while it lags this throws, so the consumer leaves the message uncommitted and the bus hands it again later
+ * (a delivery or a run waits for the read model, and is never dropped).
+ */
+export async function audienceMembers(app: AppContext, audience: Audience, position: number): Promise<string[]> {
+  if ('userIds' in audience) return [...new Set(audience.userIds)];
+  if (!(await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS))) {
+    throw new Error(`the ${SCHEDULE} projection has not reached position ${position} yet; the Space's members are not known`);
+  }
+  const found = await (await app.readModels.docs(SCHEDULE))('memberships').find({ spaceId: audience.spaceId });
+  return [...new Set(found.map((m) => m.userId as string))];
+}
+
+/** The body a webhook of `type` delivers for `event`: its `id` is the domain event id. */
+export const deliveredPayload = (event: RecordedEvent, type: string, produced: Produced): DeliveredPayload => ({
+  id: event.id,
+  type,
+  createdAt: event.metadata.occurredAt,
+  data: produced.data,
+  ...(produced.previous === undefined ? {} : { previous: produced.previous }),
+});

@@ -1,0 +1,57 @@
+/**
+ * Schema evolution: stored events keep the shape they were written in; an upcaster turns a type's data from one
+ * version into the next, and the chain runs where the store is read (decoding-event-store.ts), so every reader sees
+ * the current shape (contracts/domain-events.ts `EVENT_VERSIONS`).
+ */
+import { EVENT_VERSIONS } from '../../contracts/domain-events';
+import type { RecordedEvent } from './event-store.port';
+
+export interface Upcaster {
+  type: string;
+  /** The version this upcaster reads; it produces `from + 1`. */
+  from: number;
+  up(data: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** event.* v1 -> v2: events recorded before the planner's links existed read as unlinked. */
+const linkedToPlanner = (data: Record<string, unknown>) => ({ ...data, taskId: data.taskId ?? null, goalId: data.goalId ?? null });
+
+export const UPCASTERS: readonly Upcaster[] = ['event.created', 'event.updated', 'event.cancelled'].map((type) => ({
+  type,
+  from: 1,
+  up: linkedToPlanner,
+}));
+
+export class Upcasters {
+  private readonly steps = new Map<string, Upcaster['up']>();
+
+  /** Refuses a registry with a gap: every version below a type's current one needs its upcaster. */
+  constructor(
+    upcasters: readonly Upcaster[],
+    private readonly versions: Readonly<Record<string, number | undefined>> = EVENT_VERSIONS,
+  ) {
+    for (const u of upcasters) {
+      const key = `${u.type}@${u.from}`;
+      if (this.steps.has(key)) throw new Error(`two upcasters for ${key}`);
+      this.steps.set(key, u.up);
+    }
+    for (const [type, version] of Object.entries(versions)) {
+      for (let v = 1; v < (version ?? 1); v++) {
+        if (!this.steps.has(`${type}@${v}`)) throw new Error(`${type} is at version ${version} but has no upcaster from ${v}`);
+      }
+    }
+  }
+
+  /**
+   * The event in its type's current shape. Data that is not an object (or already current, or written by newer
+   * code) passes unchanged.
+   */
+  upcast(event: RecordedEvent): RecordedEvent {
+    const target = this.versions[event.type] ?? 1;
+    let version = event.metadata.schemaVersion ?? 1;
+    if (version >= target || event.data === null || typeof event.data !== 'object') return event;
+    let data = event.data as Record<string, unknown>;
+    for (; version < target; version++) data = this.steps.get(`${event.type}@${version}`)!(data);
+    return { ...event, data, metadata: { ...event.metadata, schemaVersion: version } };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The mail port: a message is composed once into RFC 5322 bytes (nodemailer's composer), then handed to a sender.
+ * With SMTP_URL set the sender is nodemailer's SMTP transport; without it nothing leaves the service and the mail
+ * log's record of the message (state `outbox`) is where operators and tests read it (GET /admin/mail).
+ */
+import nodemailer from 'nodemailer';
+import type { OutgoingMail } from './booking-mail';
+
+export interface ComposedMail {
+  messageId: string;
+  from: string;
+  to: string;
+  raw: Buffer;
+}
+
+export interface MailSender {
+  /** `smtp` sends; `outbox` keeps the message in the mail log only. */
+  readonly mode: 'smtp' | 'outbox';
+  send(mail: ComposedMail): Promise<void>;
+  close(): void;
+}
+
+const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+
+/** The message's bytes, with a Message-ID derived from `id` (the same message composed twice is recognisably one). */
+export async function composeMail(id: string, from: string, mail: OutgoingMail): Promise<ComposedMail> {
+  const messageId = `<${id}@calendar-service>`;
+  const info = await composer.sendMail({
+    from, to: mail.to, subject: mail.subject, text: mail.text, messageId,
+    icalEvent: { method: mail.ics.method, filename: 'invite.ics', content: mail.ics.content },
+  });
+  return { messageId, from, to: mail.to.address, raw: info.message as Buffer };
+}
+
+export function smtpSender(url: string): MailSender {
+  const transport = nodemailer.createTransport(url);
+  return {
+    mode: 'smtp',
+    async send(mail) {
+      await transport.sendMail({ envelope: { from: addressOf(mail.from), to: mail.to }, raw: mail.raw });
+    },
+    close: () => transport.close(),
+  };
+}
+
+export const outboxSender = (): MailSender => ({ mode: 'outbox', send: async () => undefined, close: () => undefined });
+
+/** `Calendar <no-reply@example.com>` -> `no-reply@example.com` (the SMTP envelope takes bare addresses). */
+export function addressOf(from: string): string {
+  const m = /<([^>]+)>\s*$/.exec(from);
+  return m ? m[1] : from.trim();
+}

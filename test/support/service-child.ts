@@ -1,0 +1,51 @@
+/**
+ * The built service (`dist/services/main.js`) as a child process on a given DATA_DIR and port, for the fault suites
+ * that SIGKILL it and start it again on the same data.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export const MAIN = path.resolve(__dirname, '../../dist/services/main.js');
+
+export function requireBuild(): void {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
+}
+
+export async function startChild(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      MONGO_DB: `kill_${path.basename(dataDir).replace(/\W/g, '_')}`,
+      KAFKA_TOPIC: `kill.${path.basename(dataDir).replace(/\W/g, '_')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      PASSWORD_HASH_COST: '1024',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  // On Kafka and MongoDB a cold start (topic creation, group coordinator) can take several seconds.
+  for (let i = 0; i < 900; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`service did not start: ${stderr}`);
+}
+
+/** SIGKILL, resolved once the process is gone. */
+export const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });

@@ -1,0 +1,66 @@
+import { meetingTypeOperations, type CreateMeetingTypeBody, type UpdateMeetingTypeBody } from '../../contracts/bookings';
+import { findOperation } from '../../contracts/operation';
+import { isBooked } from '../../read-api/bookings/bookings.queries';
+import { spaceIdsOf } from '../../read-api/spaces/spaces.queries';
+import { SCHEDULE } from '../../projections/schedule.projection';
+import type { AppContext } from '../../services/app-context';
+import { decided } from '../../services/commands/command-handler';
+import { conflict, notFound } from '../../services/errors';
+import { route } from '../../services/http/route';
+import { deterministicUuid } from '../../services/ids';
+import { DEFAULT_WORKING_HOURS } from '../../services/availability/weekly-hours';
+import { lookupCaughtUp } from '../schedule/locate';
+import { ifMatch, ownStream, withEtag } from '../shared/own-stream';
+import { meetingTypesDecider, meetingTypesStream, type MeetingTypeChanges } from './meeting-types.decider';
+
+/** The body's fields that were sent (left out means "keep"). */
+const sent = <T extends object>(body: T): Partial<T> =>
+  Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+export function meetingTypesWriteRoutes(app: AppContext) {
+  const run = ownStream(app, meetingTypesDecider, meetingTypesStream);
+
+  /** Bookings may only go to a calendar of the owner's Spaces. */
+  const checkCalendar = async (userId: string, calendarId: string | null | undefined) => {
+    if (!calendarId) return;
+    const calendar = await lookupCaughtUp(app, async () => (await app.readModels.docs(SCHEDULE))('calendars').get(calendarId));
+    if (!calendar || !(await spaceIdsOf(app.readModels, userId)).includes(calendar.spaceId as string)) throw notFound('Calendar');
+  };
+
+  return [
+    route<CreateMeetingTypeBody>(findOperation(meetingTypeOperations, 'post', '/meeting-types'), async (input) => {
+      const b = input.body;
+      const ownerId = input.principal!.userId;
+      await checkCalendar(ownerId, b.calendarId);
+      const result = await run(input, {
+        type: 'Create', id: deterministicUuid(input.commandId, 'meeting-type'), now: new Date().toISOString(),
+        fields: {
+          ownerId, name: b.name, slug: b.slug, durationMinutes: b.durationMinutes, description: b.description ?? null,
+          location: b.location ?? null, enabled: b.enabled ?? true, bufferBeforeMinutes: b.bufferBeforeMinutes ?? 0,
+          bufferAfterMinutes: b.bufferAfterMinutes ?? 0, minimumNoticeMinutes: b.minimumNoticeMinutes ?? 0,
+          hours: b.hours ?? [...DEFAULT_WORKING_HOURS], calendarId: b.calendarId ?? null,
+        },
+      });
+      return withEtag(201, 'meetingType', decided(result.events, 'meeting_type.created'), result.position);
+    }),
+
+    route<UpdateMeetingTypeBody>(findOperation(meetingTypeOperations, 'patch', '/meeting-types'), async (input) => {
+      const { id, ...changes } = input.body;
+      await checkCalendar(input.principal!.userId, changes.calendarId);
+      const result = await run(input, {
+        type: 'Update', id, changes: sent(changes) as MeetingTypeChanges, expectedVersions: ifMatch(input), now: new Date().toISOString(),
+      });
+      return withEtag(200, 'meetingType', decided(result.events, 'meeting_type.updated'), result.position);
+    }),
+
+    route<unknown, { id: string }>(findOperation(meetingTypeOperations, 'delete', '/meeting-types'), async (input) => {
+      const id = input.query.id;
+      const owned = (await app.commands.load(meetingTypesStream(input.principal!.userId), meetingTypesDecider)).state.items.has(id);
+      if (owned && (await lookupCaughtUp(app, async () => (await isBooked(app.readModels, id)) || null))) {
+        throw conflict('meeting_type_in_use', 'People have booked this meeting type: switch it off (enabled: false) instead');
+      }
+      const result = await run(input, { type: 'Delete', id, expectedVersions: ifMatch(input), now: new Date().toISOString() });
+      return { status: 204, position: result.position };
+    }),
+  ];
+}
