@@ -39,6 +39,7 @@ import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import { historyStore } from './eventstore/decoding-event-store';
 import { erasable } from './history/erasable-projection';
+import { ensureErasureIndexes } from './history/erasure';
 import type { EventStore } from './eventstore/event-store.port';
 import { loadKeyring } from './keyring';
 import { createHttpApp } from './http/app';
@@ -152,6 +153,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
   const keys = await loadKeys(config, ports.store, log);
   const history = historyStore(ports.events, ports.store);
+  await ensureErasureIndexes(ports.store);
   const context: AppContext = {
     config,
     log,

@@ -134,6 +134,15 @@ describe('embedded read store', () => {
       expect(ids(await c.find({ owner: 'u1' }, { sort: [['at', -1]] }))).toEqual(['d19', 'd16', 'd13', 'd10', 'd7', 'd4', 'd1']);
       await store.close();
     });
+
+    it('allows the newest page of a whole collection in an index\'s order, but not the whole collection in that order', async () => {
+      const { store, c } = await checked();
+      await c.ensureIndex(['at']);
+      expect(ids(await c.find({}, { sort: [['at', -1]], limit: 3 }))).toEqual(['d19', 'd18', 'd17']);
+      await expect(c.find({}, { sort: [['at', -1]] })).rejects.toThrow(/not served by an index/);
+      await expect(c.find({ kind: 'odd' }, { sort: [['at', -1]], limit: 3 })).rejects.toThrow(/not served by an index/);
+      await store.close();
+    });
   });
 
   it('answers from its cache and from disk alike, with a cache far smaller than the documents', async () => {
