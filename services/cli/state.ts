@@ -11,6 +11,7 @@ import { Uuid } from '../../contracts/common';
 import { EVENTS_PAGE_SIZE, ListEventsQuery } from '../../contracts/events';
 import { ListRoutinesQuery } from '../../contracts/routines';
 import { ListTasksQuery } from '../../contracts/tasks';
+import { fieldOrderIssues } from '../http/field-order';
 import { UsageError } from './context';
 import { fromApiError, withOperatorContext, type OperatorContext } from './operator-context';
 import { collect, instant } from './options';
@@ -46,13 +47,14 @@ function userId(value: string): string {
 /** Option flags by query field, for messages. */
 const FLAGS: Record<string, string> = { pageToken: '--page-token', from: '--from', to: '--to', space: '--space', status: '--status', limit: '--limit' };
 
-/** The CLI's options as the HTTP query, checked by the same schema: one line naming the option when it fails. */
+/** The CLI's options as the HTTP query, checked by the same schema and field order: one line naming the option. */
 function parseQuery<T>(schema: z.ZodType<T>, raw: Record<string, unknown>): T {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
-  if (parsed.success) return parsed.data;
-  const [issue] = parsed.error.issues;
-  const field = String(issue.path[0] ?? '');
-  throw new UsageError(`${FLAGS[field] ?? field}: ${issue.message}`);
+  const [issue] = parsed.success
+    ? fieldOrderIssues(schema, parsed.data, 'query').map((i) => ({ field: i.path.split('.').pop()!, message: i.message }))
+    : parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? ''), message: i.message }));
+  if (issue) throw new UsageError(`${FLAGS[issue.field] ?? issue.field}: ${issue.message}`);
+  return parsed.data!;
 }
 
 /** The instant of `--as-of`, refused in the future as `asOf=` is. */
