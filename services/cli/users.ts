@@ -38,6 +38,7 @@ async function confirmed(id: string): Promise<boolean> {
   );
   const answer = await Promise.race([once(rl, 'line').then(([line]) => String(line)), once(rl, 'close').then(() => '')]);
   rl.close();
+  if (!process.stdin.isTTY) process.stderr.write('\n');
   return /^\s*y(es)?\s*$/i.test(answer);
 }
 

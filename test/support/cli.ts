@@ -27,6 +27,7 @@ export interface CliRun {
 export function runCli(args: string[], env: Record<string, string> = {}, input = ''): Promise<CliRun> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !INHERITED_OUT.includes(k)));
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.on('error', () => undefined); // the child may exit before reading it
   child.stdin.end(input);
   let stdout = '';
   let stderr = '';
