@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { runCli, storesEnv, type CliRun } from '../support/cli';
-import { type Client, signUp, startTestService } from '../support/service';
+import { type Client, instantBetweenWrites, ok, signUp, startTestService } from '../support/service';
 
 const FROM = '2031-08-01T00:00:00Z';
 const TO = '2031-08-08T00:00:00Z';
@@ -19,37 +19,23 @@ let eventId = '';
 let spaceId = '';
 let taskId = '';
 
-async function ok(c: Client, method: string, path: string, body?: unknown) {
-  const res = await c.call(method, path, body);
-  expect(res.status).toBeLessThan(300);
-  return res.body;
-}
-
-/** An instant strictly between the writes before and after it. */
-async function instant(): Promise<string> {
-  await new Promise((r) => setTimeout(r, 5));
-  const now = new Date().toISOString();
-  await new Promise((r) => setTimeout(r, 5));
-  return now;
-}
-
 beforeAll(async () => {
   const svc = await startTestService();
   try {
     [ada, bob] = await Promise.all([signUp(svc.base), signUp(svc.base)]);
-    at.beforeAll = await instant();
+    at.beforeAll = await instantBetweenWrites();
     const event = (await ok(ada, 'POST', '/events', { title: 'Draft', startsAt: '2031-08-04T09:00:00Z', endsAt: '2031-08-04T10:00:00Z' })).event;
     [eventId, spaceId] = [event.id, event.spaceId];
     const task = (await ok(ada, 'POST', '/tasks', { title: 'Write report' })).task;
     taskId = task.id;
     await ok(bob, 'POST', '/events', { title: 'Bob only', startsAt: '2031-08-05T09:00:00Z', endsAt: '2031-08-05T10:00:00Z' });
-    at.draft = await instant();
+    at.draft = await instantBetweenWrites();
     await ok(ada, 'PATCH', `/events/${event.id}`, { title: 'Final' });
-    at.final = await instant();
+    at.final = await instantBetweenWrites();
     await ok(ada, 'PATCH', `/tasks/${task.id}`, { title: 'Send report' });
-    at.taskRenamed = await instant();
+    at.taskRenamed = await instantBetweenWrites();
     await ok(ada, 'POST', '/routines', { name: 'Mornings', days: [1, 2, 3], periods: [{ name: 'Early', startMinute: 420, endMinute: 480, items: [] }] });
-    at.routineMade = await instant();
+    at.routineMade = await instantBetweenWrites();
     const head = await svc.service.ports.events.headPosition();
     expect(await svc.service.context.watermarks.waitFor(svc.service.context.projectionNames, head, 10_000)).toBe(true);
     env = storesEnv(svc.service.context.config);

@@ -11,7 +11,7 @@ import type { RecordedEvent } from '../../services/eventstore/event-store.port';
 import { openReadStore } from '../../services/composition';
 import { loadConfig } from '../../services/config';
 import { ndjson, runCli, storesEnv, type CliRun } from '../support/cli';
-import { type Client, request, signUp, startTestService, type TestService } from '../support/service';
+import { type Client, ok, request, signUp, startTestService, type TestService } from '../support/service';
 
 const SECRET = `Ada's dentist appointment ${randomUUID()}`;
 const START = '2031-06-02T09:00:00Z';
@@ -23,12 +23,6 @@ let ada: Client;
 let bob: Client;
 let cai: Client;
 const ids = { adaEvent: '', adaTask: '', adaRoutine: '', bobEvent: '' };
-
-async function ok(c: Client, method: string, path: string, body?: unknown) {
-  const res = await c.call(method, path, body);
-  expect(res.status).toBeLessThan(300);
-  return res.body;
-}
 
 async function settled(svc: TestService): Promise<void> {
   const head = await svc.service.ports.events.headPosition();
