@@ -77,6 +77,12 @@ export function usersCommands(program: Command): void {
     .option('--json', 'print the outcome as JSON (does not ask)')
     .option('--service', 'ask the running service (POST /admin/users/<id>/erase, ADMIN_URL and ADMIN_TOKEN) instead of opening the stores')
     .option('--timeout <seconds>', 'how long the projections may take to apply the erasure (without --service)', positiveInteger, 600)
+    .addHelpText(
+      'after',
+      '\nWithout --service it opens the stores (DATA_DIR, or EVENTSTORE_URL and MONGO_URL) and then runs the projections ' +
+        'until they applied the erasure: run it with the service stopped. While the service runs, pass --service ' +
+        '(the embedded read store is held by the service\'s process). See docs/history.md.\n',
+    )
     .action(async (id: string, o: EraseOptions) => {
       let outcome: Outcome;
       try {
