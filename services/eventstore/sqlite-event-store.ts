@@ -112,6 +112,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     streamId: db.prepare('SELECT id FROM streams WHERE name = ?').pluck(),
     newStream: db.prepare('INSERT INTO streams (name) VALUES (?)'),
     newType: db.prepare('INSERT INTO event_types (name) VALUES (?)'),
+    typeByName: db.prepare('SELECT id FROM event_types WHERE name = ?').pluck(),
     lastRevision: db.prepare('SELECT max(revision) FROM log WHERE stream = ?').pluck(),
     byEventId: db.prepare('SELECT s.name AS stream, l.revision, l.position FROM log l JOIN streams s ON s.id = l.stream WHERE l.event_id = ?'),
     streamFrom: db.prepare(`${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision LIMIT ?`),
@@ -119,7 +120,8 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     head: db.prepare('SELECT coalesce(max(position), 0) FROM log').pluck(),
   };
 
-  // Event types are few: both directions are kept in memory (and read again after a rollback).
+  // Event types are few: both directions are kept in memory (read again after a rollback, and when another process
+  // on this file added one).
   const typeIds = new Map<string, number>();
   const typeNames = new Map<number, string>();
   const loadTypes = () => {
@@ -134,11 +136,15 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
   const typeId = (name: string): number => {
     let id = typeIds.get(name);
     if (id === undefined) {
-      id = Number(sql.newType.run(name).lastInsertRowid);
+      id = (sql.typeByName.get(name) as number | undefined) ?? Number(sql.newType.run(name).lastInsertRowid);
       typeIds.set(name, id);
       typeNames.set(id, name);
     }
     return id;
+  };
+  const typeName = (id: number): string => {
+    if (!typeNames.has(id)) loadTypes();
+    return typeNames.get(id)!;
   };
   const streamKey = (name: string): number => (sql.streamId.get(name) as number | undefined) ?? Number(sql.newStream.run(name).lastInsertRowid);
   const insert = (streamId: string, revision: number, e: NewEvent, position: number | null): number => {
@@ -148,7 +154,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
   };
   const toRecorded = (row: Row): RecordedEvent => ({
     id: decodeId(row.event_id),
-    type: typeNames.get(row.type)!,
+    type: typeName(row.type),
     data: JSON.parse(row.data),
     metadata: decodeMetadata(METADATA_COLUMNS.map((c) => row[c] as Stored), row.metadata_extra),
     streamId: row.stream,

@@ -19,6 +19,23 @@ afterAll(() => {
 eventStoreContract('embedded SQLite', () => openSqliteEventStore(freshFile()));
 
 describe('embedded SQLite event store', () => {
+  it('reads and writes event types that another process on the same file added (the roles run as processes)', async () => {
+    const file = freshFile();
+    const [api, projector] = [await openSqliteEventStore(file), await openSqliteEventStore(file)];
+    try {
+      const s = newStream();
+      await api.append(s, [newEvent('first.kind')], 'no_stream');
+      await projector.append(s, [newEvent('second.kind'), newEvent('first.kind')], 0);
+      await api.append(s, [newEvent('second.kind')], 2);
+      for (const store of [api, projector]) {
+        expect((await store.readStream(s)).map((e) => e.type)).toEqual(['first.kind', 'second.kind', 'first.kind', 'second.kind']);
+      }
+    } finally {
+      await api.close();
+      await projector.close();
+    }
+  });
+
   it('keeps events and positions across close and reopen', async () => {
     const file = freshFile();
     const s = newStream();
