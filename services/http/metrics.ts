@@ -78,15 +78,6 @@ export class Metrics {
     labelNames: ['status'] as const,
     registers: this.registers,
   });
-  readonly pushes = new Counter({
-    name: 'calendar_push_sends_total', help: 'Pushes to devices by provider and outcome (sent, recorded, failed)',
-    labelNames: ['provider', 'outcome'] as const,
-    registers: this.registers,
-  });
-  readonly mails = new Counter({
-    name: 'calendar_mail_sends_total', help: "Guests' mail by outcome (sent, failed, outbox)", labelNames: ['outcome'] as const,
-    registers: this.registers,
-  });
   private readonly refreshFailures = new Counter({
     name: 'calendar_metrics_refresh_failures_total', help: 'Scrapes that could not read a source (its gauges kept their last values)',
     labelNames: ['source'] as const,
