@@ -3,18 +3,14 @@
  * role is named, and whether that makes the process not ready depends on its roles (an api keeps serving while only
  * reactions lag). Lag comes from events written with an old occurredAt, never from waiting.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Watermarks } from '../../projections/watermarks';
 import type { Bus } from '../../services/bus/bus.port';
 import { DELIVERIES } from '../../services/dispatcher/webhook-store';
 import type { EventStore } from '../../services/eventstore/event-store.port';
-import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import { readiness, type ReadinessSources, type Role } from '../../services/http/readiness';
 import { newId } from '../../services/ids';
-import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import type { ReadStore } from '../../services/readstore/read-store.port';
+import { useEmbeddedStores } from '../support/embedded-stores';
 
 const LONG_AGO = '2020-01-01T00:00:00Z';
 const meta = { userId: null, correlationId: 'c', causationId: 'c', occurredAt: LONG_AGO, schemaVersion: 1 };
@@ -35,17 +31,7 @@ const unreachable = (store: ReadStore): ReadStore =>
 describe('readiness', () => {
   let events: EventStore;
   let store: ReadStore;
-  const dir = mkdtempSync(path.join(tmpdir(), 'readiness-'));
-
-  beforeEach(async () => {
-    const sub = mkdtempSync(path.join(dir, 'r-'));
-    events = await openSqliteEventStore(path.join(sub, 'events.sqlite'));
-    store = await openEmbeddedReadStore(path.join(sub, 'read.sqlite'));
-  });
-  afterEach(async () => {
-    await events.close();
-    await store.close();
-  });
+  useEmbeddedStores('readiness', (openedEvents, openedStore) => ([events, store] = [openedEvents, openedStore]));
 
   const sources = (over: Partial<ReadinessSources> = {}): ReadinessSources => ({
     events, store, watermarks: new Watermarks(store, false), projectionNames: ['counter'], bus: bus(), config: { READY_MAX_LAG_SECONDS: 30 }, ...over,
