@@ -13,7 +13,7 @@ export function observed(p: Projection, metrics: Metrics, log: Logger): Projecti
     async apply(e, docs) {
       await p.apply(e, docs);
       applied.inc();
-      log.debug({ correlationId: e.metadata.correlationId, eventId: e.id, type: e.type, position: e.position, projection: p.name }, 'event projected');
+      if (log.isLevelEnabled('debug')) log.debug({ correlationId: e.metadata.correlationId, eventId: e.id, type: e.type, position: e.position, projection: p.name }, 'event projected');
     },
   };
 }

@@ -15,7 +15,7 @@ export function meteredEventStore(store: EventStore, metrics: Metrics, log: Logg
         const result = await store.append(streamId, events, expected);
         metrics.appends.observe({ outcome: 'ok' }, seconds());
         metrics.appendedEvents.inc(events.length);
-        log.debug({
+        if (log.isLevelEnabled('debug')) log.debug({
           correlationId: events[0]?.metadata.correlationId, streamId, eventIds: events.map((e) => e.id),
           types: events.map((e) => e.type), positions: result.positions,
         }, 'events appended');

@@ -19,8 +19,10 @@ export const routePrefix = (prefix: string): RequestHandler => (_req, res, next)
 
 function routeOf(req: Request, res: Response): string {
   const path: unknown = req.route?.path;
-  if (typeof path !== 'string') return 'unmatched';
-  const template = path.replace(/:(\w+)/g, '{$1}');
+  // A route on several paths (['/openapi.json', '/api/v1/openapi.json']) is labelled with all of them.
+  const paths = Array.isArray(path) ? path.filter((p): p is string => typeof p === 'string') : typeof path === 'string' ? [path] : [];
+  if (paths.length === 0) return 'unmatched';
+  const template = paths.join('|').replace(/:(\w+)/g, '{$1}');
   return `${(res.locals.routePrefix as string | undefined) ?? ''}${template}` || '/';
 }
 

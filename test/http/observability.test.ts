@@ -91,6 +91,7 @@ describe('/metrics after traffic', () => {
     for (const id of created) expect((await user.call('GET', `/events/${id}`)).status).toBe(200);
     const missing = '00000000-0000-4000-8000-00000000abcd';
     expect((await user.call('GET', `/events/${missing}`)).status).toBe(404);
+    expect((await request(svc.service.url!, 'GET', '/openapi.json')).status).toBe(200);
     const probe = `/no-such-thing-${Date.now()}`;
     expect((await user.call('GET', probe)).status).toBe(404);
     const after = await scrape();
@@ -102,6 +103,8 @@ describe('/metrics after traffic', () => {
     expect(after.value(count, reads) - before.value(count, reads)).toBe(3);
     const notFound = { method: 'GET', route: '/api/v1/events/{id}', status: '404' };
     expect(after.value(count, notFound) - before.value(count, notFound)).toBe(1);
+    const openapi = { method: 'GET', route: '/openapi.json|/api/v1/openapi.json', status: '200' };
+    expect(after.value(count, openapi) - before.value(count, openapi)).toBe(1);
     const unmatched = { method: 'GET', route: 'unmatched', status: '404' };
     expect(after.value(count, unmatched) - before.value(count, unmatched)).toBeGreaterThanOrEqual(1);
 
