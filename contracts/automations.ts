@@ -321,7 +321,7 @@ export const automationOperations = [
     responses: { 200: { description: 'Summaries', schema: AutomationList } },
   }),
   op({
-    method: 'post', path: '/automations', tag: 'Automations', summary: 'Create an automation', body: CreateAutomationBody,
+    method: 'post', path: '/automations', etag: true, tag: 'Automations', summary: 'Create an automation', body: CreateAutomationBody,
     description: 'Becomes a workflow: on each matching event (after creation) the actions run in order, as the owner. '
       + 'An automation that cannot run yet is kept off with its `problems` listed; asked to be created `enabled`, it is '
       + 'refused instead (422, nothing stored). The signing secret of its `call_webhook` requests is answered once.',
@@ -332,12 +332,12 @@ export const automationOperations = [
     },
   }),
   op({
-    method: 'get', path: '/automations/{id}', tag: 'Automations', summary: 'One automation with its trigger and actions',
+    method: 'get', path: '/automations/{id}', etag: true, tag: 'Automations', summary: 'One automation with its trigger and actions',
     params: IdParams,
     responses: { 200: { description: 'The automation, with an ETag', schema: AutomationResponse }, 404: notFound },
   }),
   op({
-    method: 'patch', path: '/automations/{id}', tag: 'Automations', summary: 'Switch an automation on or off, or change it',
+    method: 'patch', path: '/automations/{id}', etag: true, tag: 'Automations', summary: 'Switch an automation on or off, or change it',
     params: IdParams, body: UpdateAutomationBody,
     description: 'On only when ready (else 422 and it stays as it was); off always. Honours If-Match.',
     responses: {
@@ -345,7 +345,7 @@ export const automationOperations = [
     },
   }),
   op({
-    method: 'delete', path: '/automations/{id}', tag: 'Automations', summary: 'Delete an automation and its runs',
+    method: 'delete', path: '/automations/{id}', etag: true, tag: 'Automations', summary: 'Delete an automation and its runs',
     params: IdParams, responses: { 204: { description: 'Deleted; unfinished runs stop' }, 404: notFound, 412: staleEtagAnswer },
   }),
   op({

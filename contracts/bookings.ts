@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { WorkingHour } from './availability';
-import { DateTime, ErrorEnvelope, IdParams, IsoDate, TimeZone, Uuid } from './common';
+import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IdParams, IsoDate, TimeZone, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -188,8 +188,6 @@ export const BookingTokenIssued = z.object({ bookingId: Uuid, hostId: Uuid, toke
 // ---- public pages ----
 
 /** Dates and instants outside 1970-2999 are refused, as the availability endpoints do. */
-const FromDate = IsoDate.refine((d) => d >= '1970-01-01' && d <= '2999-12-01', 'must be between 1970-01-01 and 2999-12-01');
-const Instant = DateTime.refine((t) => Date.parse(t) >= 0 && Date.parse(t) < Date.UTC(3000, 0, 1), 'must be in the years 1970-2999');
 
 export const PublicPageParams = z.object({ username: z.string().min(1).max(64), slug: z.string().min(1).max(64) });
 
@@ -333,14 +331,14 @@ export const meetingTypeOperations = [
     responses: { 200: { description: 'Meeting types, oldest first', schema: MeetingTypeListResponse } },
   }),
   op({
-    method: 'post', path: '/meeting-types', tag: 'Bookings', summary: 'Create a meeting type', body: CreateMeetingTypeBody,
+    method: 'post', path: '/meeting-types', etag: true, tag: 'Bookings', summary: 'Create a meeting type', body: CreateMeetingTypeBody,
     responses: {
       201: { description: 'Created', schema: MeetingTypeResponse }, 404: notFoundAnswer('calendars'),
       409: { description: '`slug_taken` (slugs are unique per owner) or `meeting_type_limit_reached`', schema: ErrorEnvelope },
     },
   }),
   op({
-    method: 'patch', path: '/meeting-types', tag: 'Bookings', summary: 'Change a meeting type (id in the body)',
+    method: 'patch', path: '/meeting-types', etag: true, tag: 'Bookings', summary: 'Change a meeting type (id in the body)',
     body: UpdateMeetingTypeBody,
     responses: {
       200: { description: 'Changed', schema: MeetingTypeResponse }, 404: typeNotFound,
@@ -348,7 +346,7 @@ export const meetingTypeOperations = [
     },
   }),
   op({
-    method: 'delete', path: '/meeting-types', tag: 'Bookings', summary: 'Delete a meeting type nobody has booked',
+    method: 'delete', path: '/meeting-types', etag: true, tag: 'Bookings', summary: 'Delete a meeting type nobody has booked',
     query: DeleteMeetingTypeQuery,
     responses: {
       204: { description: 'Deleted' }, 404: typeNotFound, 412: staleEtagAnswer,
@@ -370,25 +368,25 @@ export const publicBookingOperations = [
     responses: { 200: { description: 'Slots', schema: SlotsResponse }, 404: typeNotFound },
   }),
   op({
-    method: 'post', path: '/public/{username}/{slug}/bookings', tag: 'Public booking', summary: 'Book a slot',
+    method: 'post', path: '/public/{username}/{slug}/bookings', etag: true, tag: 'Public booking', summary: 'Book a slot',
     description: 'No credential. The booking puts an event in the host\'s calendar, emits booking.created and mails the guest '
       + 'an invitation (iCalendar). Of concurrent bookings of one slot exactly one wins.',
     params: PublicPageParams, body: PublicBookingBody,
     responses: { 201: { description: 'Booked', schema: PublicBookingResponse }, 404: typeNotFound, 409: notSlot },
   }),
   op({
-    method: 'get', path: '/public/bookings/{id}/reschedule', tag: 'Public booking', summary: 'A booking and the times it could move to (guest)',
+    method: 'get', path: '/public/bookings/{id}/reschedule', etag: true, tag: 'Public booking', summary: 'A booking and the times it could move to (guest)',
     description: `${tokenHeader} The booking's own time does not count as busy; a cancelled booking lists no slots.`,
     params: BookingIdParams, query: SlotsQuery,
     responses: { 200: { description: 'The booking and slots', schema: GuestRescheduleOptionsResponse }, 401: tokenMissing, 404: notFound },
   }),
   op({
-    method: 'post', path: '/public/bookings/{id}/cancel', tag: 'Public booking', summary: 'Cancel a booking (guest)',
+    method: 'post', path: '/public/bookings/{id}/cancel', etag: true, tag: 'Public booking', summary: 'Cancel a booking (guest)',
     description: `${tokenHeader} Cancelling cancels the host's event too; cancelling again changes nothing.`, params: BookingIdParams,
     responses: { 200: { description: 'Cancelled', schema: GuestBookingResponse }, 401: tokenMissing, 404: notFound },
   }),
   op({
-    method: 'post', path: '/public/bookings/{id}/reschedule', tag: 'Public booking', summary: 'Move a booking (guest)',
+    method: 'post', path: '/public/bookings/{id}/reschedule', etag: true, tag: 'Public booking', summary: 'Move a booking (guest)',
     description: tokenHeader, params: BookingIdParams, body: RescheduleBody,
     responses: { 200: { description: 'Moved', schema: GuestBookingResponse }, 401: tokenMissing, 404: notFound, 409: notSlot },
   }),
@@ -400,7 +398,7 @@ export const bookingOperations = [
     responses: { 200: { description: 'Bookings', schema: BookingListResponse } },
   }),
   op({
-    method: 'post', path: '/bookings/{id}/cancel', tag: 'Bookings', summary: 'Cancel a booking (host); the guest is told',
+    method: 'post', path: '/bookings/{id}/cancel', etag: true, tag: 'Bookings', summary: 'Cancel a booking (host); the guest is told',
     description: 'Cancels the calendar event too; cancelling again changes nothing.', params: BookingIdParams,
     responses: { 200: { description: 'Cancelled', schema: BookingResponse }, 404: notFound },
   }),
@@ -410,7 +408,7 @@ export const bookingOperations = [
     responses: { 200: { description: 'Slots', schema: RescheduleOptionsResponse }, 404: notFound },
   }),
   op({
-    method: 'post', path: '/bookings/{id}/reschedule', tag: 'Bookings', summary: 'Move a booking (host); the guest is told',
+    method: 'post', path: '/bookings/{id}/reschedule', etag: true, tag: 'Bookings', summary: 'Move a booking (host); the guest is told',
     params: BookingIdParams, body: RescheduleBody,
     responses: { 200: { description: 'Moved', schema: BookingResponse }, 404: notFound, 409: notSlot },
   }),

@@ -5,6 +5,28 @@ import * as examples from './examples';
 export const Uuid = z.guid();
 export const DateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time; answers are always UTC');
 export const IsoDate = z.iso.date().describe('YYYY-MM-DD');
+/*
+ * Dates and instants a calendar computes with (windows, slots, plans) stay in the years 1970-2999: nothing is planned
+ * outside them, and the zone arithmetic stays in range. The bounds are published as patterns, so that a client or a
+ * test generator that keeps to the document never meets a refusal; leap days are spelled out for the same reason.
+ */
+const MONTH_DAY = '(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))';
+const LEAP_YEAR = '(?:19(?:7[26]|8[048]|9[26])|2[0-9](?:0[48]|[2468][048]|[13579][26])|2[048]00)';
+const TIME = 'T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])';
+const datesIn = (years: string) => `(?:${LEAP_YEAR}-02-29|${years}-${MONTH_DAY})`;
+
+/** A day that starts a window of days: 1970-01-01 to 2998-12-31, so that the window ends before the year 3000. */
+export const BoundedDate = z
+  .string()
+  .regex(new RegExp(`^${datesIn('(?:19[7-9][0-9]|2[0-8][0-9]{2}|29[0-8][0-9]|299[0-8])')}$`), 'must be a date (YYYY-MM-DD) in the years 1970-2998')
+  .meta({ format: 'date', description: 'YYYY-MM-DD, in the years 1970-2998' });
+
+/** An instant in the years 1970-2999 (as written, with its offset). */
+export const BoundedInstant = z
+  .string()
+  .regex(new RegExp(`^${datesIn('(?:19[7-9][0-9]|2[0-9]{3})')}${TIME}$`), 'must be an ISO 8601 date-time in the years 1970-2999')
+  .meta({ format: 'date-time', description: 'ISO 8601 date-time in the years 1970-2999; answers are always UTC' });
+
 /** Time travel on list reads (services/history/time-travel.ts). */
 export const AsOf = DateTime.describe(
   'Read-only time travel: the answer as it was at this instant (not in the future), rebuilt from the history of the ' +

@@ -90,14 +90,14 @@ export const eventTypeOperations = [
     responses: { 200: { description: 'Event types', schema: EventTypeListResponse } },
   }),
   op({
-    method: 'post', path: '/event-types', tag: 'Event types', summary: 'Create an event type', body: CreateEventTypeBody,
+    method: 'post', path: '/event-types', etag: true, tag: 'Event types', summary: 'Create an event type', body: CreateEventTypeBody,
     responses: {
       201: { description: 'Created, with an ETag', schema: EventTypeResponse },
       409: { description: `\`event_type_limit_reached\`: a person has at most ${MAX_EVENT_TYPES} types`, schema: ErrorEnvelope },
     },
   }),
   op({
-    method: 'patch', path: '/event-types/{id}', tag: 'Event types', summary: 'Rename or recolour an event type',
+    method: 'patch', path: '/event-types/{id}', etag: true, tag: 'Event types', summary: 'Rename or recolour an event type',
     params: EventTypeIdParams, body: UpdateEventTypeBody,
     responses: {
       200: { description: 'Updated, with an ETag', schema: EventTypeResponse },
@@ -105,7 +105,7 @@ export const eventTypeOperations = [
     },
   }),
   op({
-    method: 'delete', path: '/event-types/{id}', tag: 'Event types', summary: 'Delete an event type',
+    method: 'delete', path: '/event-types/{id}', etag: true, tag: 'Event types', summary: 'Delete an event type',
     params: EventTypeIdParams,
     responses: { 204: { description: 'Deleted' }, 404: notFoundAnswer('event types'), 409: builtIn, 412: staleEtagAnswer },
   }),

@@ -55,7 +55,7 @@ export const calendar = {
 export const event = {
   id: ids.event, spaceId: ids.space, calendarId: ids.calendar, title: 'Weekly planning', description: 'Review last week, plan this one',
   location: 'Room Blue', meetingUrl: 'https://meet.example.com/weekly-planning', kind: 'meeting', startsAt: at.starts, endsAt: at.ends,
-  timeZone: 'Europe/London', allDay: false, busy: true, recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO', resources: ['room:blue'],
+  timeZone: 'Europe/London', allDay: false, busy: true, recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO', taskId: null, goalId: null, resources: ['room:blue'],
   attendees: [{ email: 'grace@example.com', name: 'Grace Hopper', userId: ids.otherUser, response: 'needs_action' }],
   allowOverlap: false, status: 'confirmed', createdBy: ids.user, createdAt: at.created, updatedAt: at.updated, deletedAt: null, version: 2,
 };

@@ -82,7 +82,7 @@ export const focusOperations = [
     responses: { 200: { description: 'The current session, or `{session: null}`', schema: CurrentFocusResponse } },
   }),
   op({
-    method: 'post', path: '/focus', tag: 'Focus', summary: 'Start a focus session', body: StartFocusBody,
+    method: 'post', path: '/focus', etag: true, tag: 'Focus', summary: 'Start a focus session', body: StartFocusBody, bodyOptional: true,
     description: 'At most one session per person is running or paused; starting another is 409 `focus_already_running`.',
     responses: {
       201: { description: 'Started', schema: FocusSessionResponse },
@@ -91,7 +91,7 @@ export const focusOperations = [
     },
   }),
   op({
-    method: 'patch', path: '/focus/{id}', tag: 'Focus', summary: 'Pause, resume or stop a focus session',
+    method: 'patch', path: '/focus/{id}', etag: true, tag: 'Focus', summary: 'Pause, resume or stop a focus session',
     description:
       'running -> pause -> paused; paused -> resume -> running; running or paused -> stop -> stopped. A move the ' +
       'state does not allow is 409: `focus_not_running` (pause a paused session), `focus_not_paused` (resume a ' +

@@ -101,20 +101,20 @@ export const goalOperations = [
     responses: { 200: { description: 'Goals', schema: GoalListResponse } },
   }),
   op({
-    method: 'post', path: '/goals', tag: 'Goals', summary: 'Create a weekly goal', body: CreateGoalBody,
+    method: 'post', path: '/goals', etag: true, tag: 'Goals', summary: 'Create a weekly goal', body: CreateGoalBody,
     responses: {
       201: { description: 'Created, with an ETag', schema: GoalResponse },
       409: { description: `\`goal_limit_reached\`: a person has at most ${MAX_GOALS} goals`, schema: ErrorEnvelope },
     },
   }),
   op({
-    method: 'put', path: '/goals/{id}', tag: 'Goals', summary: 'Update a goal', params: IdParams, body: UpdateGoalBody,
+    method: 'put', path: '/goals/{id}', etag: true, tag: 'Goals', summary: 'Update a goal', params: IdParams, body: UpdateGoalBody,
     responses: {
       200: { description: 'Updated, with an ETag', schema: GoalResponse }, 404: notFoundAnswer('goals'), 412: staleEtagAnswer,
     },
   }),
   op({
-    method: 'delete', path: '/goals/{id}', tag: 'Goals', summary: 'Delete a goal', params: IdParams,
+    method: 'delete', path: '/goals/{id}', etag: true, tag: 'Goals', summary: 'Delete a goal', params: IdParams,
     responses: { 204: { description: 'Deleted' }, 404: notFoundAnswer('goals'), 412: staleEtagAnswer },
   }),
 ];

@@ -8,7 +8,8 @@ const Monday = z.iso
   .date()
   .refine((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1, 'must be a Monday')
   .describe('Monday of the week, YYYY-MM-DD')
-  .meta({ examples: ['2026-11-23'] });
+  // JSON Schema cannot name a weekday: `x-weekday` (ISO, 1 = Monday) says it to test tools (test/schemathesis/hooks.py).
+  .meta({ examples: ['2026-11-23'], 'x-weekday': 1 });
 
 export const InsightsQuery = z.object({ from: Monday });
 

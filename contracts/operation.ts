@@ -18,8 +18,10 @@ export interface Operation {
   description?: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
-  /** Required whenever given: a request without a body is 400. Named (`.meta({ id, examples })`) like responses. */
+  /** Required unless `bodyOptional`: a request without a body is 400. Named (`.meta({ id, examples })`) like responses. */
   body?: z.ZodType;
+  /** The body may be left out (api-spec.md marks it optional): the operation then reads it as `{}`. */
+  bodyOptional?: boolean;
   /** Media types the body may come in; default JSON only. */
   bodyContentTypes?: string[];
   /**

@@ -297,7 +297,7 @@ export const routineOperations = [
     responses: { 200: { description: 'Routines', schema: RoutineListResponse } },
   }),
   op({
-    method: 'post', path: '/routines', tag, summary: 'Create a routine', body: CreateRoutineBody,
+    method: 'post', path: '/routines', etag: true, tag, summary: 'Create a routine', body: CreateRoutineBody,
     description: `At most ${ROUTINE_LIMITS.routinesPerUser} routines per person, ${ROUTINE_LIMITS.periodsPerRoutine} periods per routine, ${ROUTINE_LIMITS.itemsPerPeriod} items per period.`,
     responses: { 201: { description: 'Created, with an ETag', schema: RoutineResponse }, 409: error('`routine_limit_reached`') },
   }),
@@ -328,16 +328,16 @@ export const routineOperations = [
     },
   }),
   op({
-    method: 'get', path: '/routines/{id}', tag, summary: 'Get a routine with its periods and items', params: IdParams,
+    method: 'get', path: '/routines/{id}', etag: true, tag, summary: 'Get a routine with its periods and items', params: IdParams,
     responses: { 200: { description: 'The routine, with an ETag', schema: RoutineResponse }, 404: notFound },
   }),
   op({
-    method: 'patch', path: '/routines/{id}', tag, summary: 'Update a routine', params: IdParams, body: UpdateRoutineBody,
+    method: 'patch', path: '/routines/{id}', etag: true, tag, summary: 'Update a routine', params: IdParams, body: UpdateRoutineBody,
     description: '`periods` replaces the whole list; a period keeps its id when given its `id`, or else when name, startMinute and endMinute are unchanged.',
     responses: { 200: { description: 'Updated, with an ETag', schema: RoutineResponse }, 404: notFound, 412: stale },
   }),
   op({
-    method: 'delete', path: '/routines/{id}', tag, summary: 'Delete a routine', params: IdParams,
+    method: 'delete', path: '/routines/{id}', etag: true, tag, summary: 'Delete a routine', params: IdParams,
     responses: { 204: { description: 'Deleted' }, 404: notFound, 412: stale },
   }),
 ];

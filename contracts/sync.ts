@@ -14,13 +14,18 @@ export const SyncQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size, default 500'),
 });
 
+const SyncChanges = z.object({
+  events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
+  tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
+  meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings of the caller\'s meeting types'),
+});
+
+/** Every syncable type present, as in every answer: one changed event, nothing else. */
+const changesExample = { ...Object.fromEntries(Object.keys(SyncChanges.shape).map((type) => [type, []])), events: [examples.event] };
+
 export const SyncResponse = z
   .object({
-    changes: z.object({
-      events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
-      tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
-      meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings of the caller\'s meeting types'),
-    }),
+    changes: SyncChanges,
     deleted: z.array(z.object({ type: z.string(), id: z.string() })),
     cursor: z.string(),
     hasMore: z.boolean(),
@@ -29,7 +34,7 @@ export const SyncResponse = z
   .meta({
     id: 'SyncResponse',
     examples: [{
-      changes: { events: [examples.event], calendars: [], spaces: [] }, deleted: [], cursor: examples.syncCursor, hasMore: false,
+      changes: changesExample, deleted: [], cursor: examples.syncCursor, hasMore: false,
       serverTime: examples.at.updated,
     }],
   });

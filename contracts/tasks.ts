@@ -246,16 +246,16 @@ export const taskOperations = [
     responses: { 200: { description: 'One page of tasks', schema: TaskPage } },
   }),
   op({
-    method: 'post', path: '/tasks', tag: 'Tasks', summary: 'Create a task', body: CreateTaskBody,
+    method: 'post', path: '/tasks', etag: true, tag: 'Tasks', summary: 'Create a task', body: CreateTaskBody,
     description: 'Emits task.created, and task.assigned when it has an assignee.',
     responses: { 201: { description: 'Created, with an ETag', schema: TaskResponse }, 404: notFound('Project or list'), 409: conflicts },
   }),
   op({
-    method: 'get', path: '/tasks/{id}', tag: 'Tasks', summary: 'Get a task', params: IdParams,
+    method: 'get', path: '/tasks/{id}', etag: true, tag: 'Tasks', summary: 'Get a task', params: IdParams,
     responses: { 200: { description: 'The task, with an ETag', schema: TaskResponse }, 404: notFound('Task') },
   }),
   op({
-    method: 'patch', path: '/tasks/{id}', tag: 'Tasks', summary: 'Change, complete, reassign or move a task', params: IdParams,
+    method: 'patch', path: '/tasks/{id}', etag: true, tag: 'Tasks', summary: 'Change, complete, reassign or move a task', params: IdParams,
     body: UpdateTaskBody,
     description: 'One change emits, in this order: task.updated (other fields, moves, reopening, unassigning), '
       + 'task.due_changed, task.assigned, task.completed, each carrying the task as it is after the change.',
@@ -265,7 +265,7 @@ export const taskOperations = [
     },
   }),
   op({
-    method: 'delete', path: '/tasks/{id}', tag: 'Tasks', summary: 'Delete a task (emits task.deleted)', params: IdParams,
+    method: 'delete', path: '/tasks/{id}', etag: true, tag: 'Tasks', summary: 'Delete a task (emits task.deleted)', params: IdParams,
     responses: { 204: { description: 'Deleted' }, 403: forbidden, 404: notFound('Task'), 412: stale },
   }),
 ];
@@ -276,26 +276,26 @@ export const projectOperations = [
     responses: { 200: { description: 'One page of projects', schema: ProjectListResponse } },
   }),
   op({
-    method: 'post', path: '/projects', tag: 'Projects', summary: 'Create a project (it gets a first list)', body: CreateProjectBody,
+    method: 'post', path: '/projects', etag: true, tag: 'Projects', summary: 'Create a project (it gets a first list)', body: CreateProjectBody,
     responses: { 201: { description: 'Created, with an ETag', schema: ProjectCreated }, 409: conflicts },
   }),
   op({
-    method: 'get', path: '/projects/{id}', tag: 'Projects', summary: 'A project with its lists, members and tasks', params: IdParams,
+    method: 'get', path: '/projects/{id}', etag: true, tag: 'Projects', summary: 'A project with its lists, members and tasks', params: IdParams,
     responses: { 200: { description: 'The project, with an ETag', schema: ProjectDetail }, 404: notFound('Project') },
   }),
   op({
-    method: 'patch', path: '/projects/{id}', tag: 'Projects', summary: 'Rename, recolour, archive or restore', params: IdParams,
+    method: 'patch', path: '/projects/{id}', etag: true, tag: 'Projects', summary: 'Rename, recolour, archive or restore', params: IdParams,
     body: UpdateProjectBody,
     responses: { 200: { description: 'Updated', schema: ProjectResponse }, 404: notFound('Project'), 412: stale },
   }),
   op({
-    method: 'delete', path: '/projects/{id}', tag: 'Projects', summary: 'Delete a project and everything in it', params: IdParams,
+    method: 'delete', path: '/projects/{id}', etag: true, tag: 'Projects', summary: 'Delete a project and everything in it', params: IdParams,
     description: 'Each of its tasks emits task.deleted.',
     responses: { 204: { description: 'Deleted' }, 404: notFound('Project'), 412: stale },
   }),
   op({
     method: 'post', path: '/projects/{id}/lists', tag: 'Projects', summary: 'Add a list (board column) at the end', params: IdParams,
-    body: CreateListBody,
+    body: CreateListBody, bodyOptional: true,
     responses: { 201: { description: 'Created', schema: ListResponse }, 404: notFound('Project'), 409: conflicts },
   }),
 ];

@@ -14,3 +14,18 @@ export function expectedVersions(ifMatch: string | undefined): number[] | undefi
   }
   return versions;
 }
+
+const versionOf = (value: unknown): number | undefined => {
+  const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined;
+  return Number.isInteger(version) ? (version as number) : undefined;
+};
+
+/**
+ * The ETag of the one resource with a version an answer holds (`{event}`, `{project, lists}`, `{booking, slots}`),
+ * or undefined when it holds none or several.
+ */
+export function etagOfAnswer(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const versions = Object.values(body).map(versionOf).filter((v): v is number => v !== undefined);
+  return versions.length === 1 ? etagOf(versions[0]) : undefined;
+}

@@ -88,7 +88,7 @@ export class SchemaComponents {
     if ('const' in schema) return schema.const;
     if (typeof schema.$ref === 'string') return this.exampleOf(this.schemas[schema.$ref.split('/').pop()!], depth + 1);
     if (Array.isArray(schema.enum)) return schema.enum[0];
-    if (schema.type === 'null') return null;
+    if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return null;
     const branches = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
     if (branches) {
       const ordered = [...branches.filter((b) => b.type !== 'null'), ...branches.filter((b) => b.type === 'null')];

@@ -68,7 +68,7 @@ function requestBody(op: Operation, body: z.ZodType, schemas: SchemaComponents) 
   if (refusesUnknownFields(body)) target.additionalProperties = false;
   if (patchNeedsAField(op)) target.minProperties = 1;
   const content = Object.fromEntries((op.bodyContentTypes ?? ['application/json']).map((type) => [type, { schema }]));
-  return { required: true, content };
+  return { required: !op.bodyOptional, content };
 }
 
 const responseHeaders = (op: Operation, status: string, hasBody: boolean) => {

@@ -15,7 +15,8 @@ import { access } from './access';
 import type { Authenticator } from './auth';
 import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
-import { IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
+import { etagOfAnswer } from './etag';
+import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
 import type { Idempotency } from './idempotency';
 import type { Principal } from './principal';
 
@@ -112,14 +113,28 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
 /** A PATCH changes something: its object body needs at least one field (the document says `minProperties: 1`). */
 export const patchNeedsAField = (op: Operation) => op.method === 'patch' && op.body instanceof z.ZodObject;
 
-/** An operation with a body needs one: no body (or an empty one) is 400, never read as `{}`. */
+/**
+ * An operation with a body needs one: no body (or an empty one) is 400, never read as `{}`, unless the operation
+ * says its body is optional.
+ */
 function bodyOf(req: Request, op: Operation): unknown {
   if (req.body === undefined || req.get('Content-Length') === '0') {
+    if (op.bodyOptional) return {};
     throw invalid('body', [{ path: 'body', message: 'a request body is required' }]);
   }
   const empty = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) && Object.keys(req.body).length === 0;
-  if (empty && patchNeedsAField(op)) throw invalid('body', [{ path: 'body', message: 'must change at least one field' }]);
+  // A PATCH whose schema requires a field lets the schema name it (`body.action`); otherwise `{}` changes nothing.
+  if (empty && patchNeedsAField(op) && (op.body as z.ZodObject).safeParse({}).success) {
+    throw invalid('body', [{ path: 'body', message: 'must change at least one field' }]);
+  }
   return req.body;
+}
+
+/** Operations on a resource with a version (`etag`) answer its ETag with every 2xx body that holds it. */
+function withEtag(op: Operation, reply: Reply): Reply {
+  if (!op.etag || reply.status >= 300 || reply.headers?.[ETAG]) return reply;
+  const etag = etagOfAnswer(reply.body);
+  return etag ? { ...reply, headers: { ...reply.headers, [ETAG]: etag } } : reply;
 }
 
 function send(res: Response, reply: Reply): void {
@@ -171,7 +186,7 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
       }
-      send(res, reply);
+      send(res, withEtag(r.operation, reply));
     } catch (err) {
       next(err);
     }

@@ -121,7 +121,9 @@ describe('preferences and quick actions', () => {
     const changed = { ...defaults, focusPeriod: 'evening', focusMinutes: 90, improve: true };
     expect(patched.body).toEqual({ preferences: changed });
     expect((await c.call('GET', '/assistant/preferences')).body).toEqual({ preferences: changed });
-    expect((await c.call('PATCH', '/assistant/preferences', {})).body).toEqual({ preferences: changed });
+    // A PATCH must change something (docs/api-decisions.md): `{}` is refused and changes nothing.
+    expectInvalid(await c.call('PATCH', '/assistant/preferences', {}), 'body');
+    expect((await c.call('GET', '/assistant/preferences')).body).toEqual({ preferences: changed });
     expect((await other.call('GET', '/assistant/preferences')).body).toEqual({ preferences: defaults });
     const actions = (await c.call('GET', '/assistant/quick-actions')).body.quickActions;
     expect(actions[0]).toEqual({ id: 'plan_focus', label: 'Plan focus time', text: 'schedule 90 minutes of focus tomorrow evening' });

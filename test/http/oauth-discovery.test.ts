@@ -90,7 +90,7 @@ describe.each([
 
     const events = await oauth.fetchProtectedResource(config, tokens.access_token, new URL(`${base}/events?${RANGE}`), 'GET');
     expect(events.status).toBe(200);
-    expect(await events.json()).toEqual({ events: [] });
+    expect(await events.json()).toEqual({ events: [], nextPageToken: null });
     // The scope granted was events:read only.
     const write = await oauth.fetchProtectedResource(config, tokens.access_token, new URL(`${base}/events`), 'POST',
       JSON.stringify({ title: 'x', startsAt: '2032-05-02T10:00:00Z', endsAt: '2032-05-02T11:00:00Z' }), new Headers({ 'content-type': 'application/json' }));

@@ -52,6 +52,9 @@ describe('examples', () => {
   });
 });
 
+/** Bodies api-spec.md leaves optional: `POST /focus` ("optional body"), `POST /projects/{id}/lists` ("none specified"). */
+const OPTIONAL_BODIES = ['POST /focus', 'POST /projects/{id}/lists'];
+
 describe('requests are published as clients send them', () => {
   it('no request schema carries `default` (generators would make the field required); its description says it', () => {
     const problems = apiOperations().flatMap(({ label, op }) => {
@@ -66,11 +69,12 @@ describe('requests are published as clients send them', () => {
     expect([...new Set(problems)]).toEqual([]);
   });
 
-  it('every body is required; top-level unknown fields are refused unless the schema says otherwise; PATCH bodies need a field', () => {
+  it('every body is required but those the spec makes optional; PATCH bodies need a field', () => {
     const withBody = apiOperations().filter((o) => o.op.requestBody);
     expect(withBody.length).toBeGreaterThan(10);
+    const optional = withBody.filter((o) => !o.op.requestBody.required).map((o) => o.label).sort();
+    expect(optional).toEqual(OPTIONAL_BODIES);
     for (const { label, method, op } of withBody) {
-      expect({ label, required: op.requestBody.required }).toEqual({ label, required: true });
       if (method === 'patch') {
         const schema = schemaOf(op.requestBody.content['application/json'].schema);
         expect({ label, minProperties: schema.minProperties }).toEqual({ label, minProperties: 1 });
@@ -127,13 +131,24 @@ describe('the server keeps the body rules the document states', () => {
   // Its signature is checked before anything else (401, or 404 while the operator has not configured it).
   const signed = new Set(['POST /integrations/inbound']);
   const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+  const required = () => apiOperations().filter((o) => o.op.requestBody?.required && !signed.has(o.label));
 
-  it('a request without a body is 400 invalid_request, also when its content type says JSON', async () => {
-    for (const { label, method, path } of apiOperations().filter((o) => o.op.requestBody && !signed.has(o.label))) {
+  it('a request without a required body is 400 invalid_request, also when its content type says JSON', async () => {
+    for (const { label, method, path } of required()) {
       for (const headers of [{}, { 'content-type': 'application/json' }] as Record<string, string>[]) {
         const res = await fetch(`${svc.base}${concrete(path)}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${svc.user.token}`, ...headers } });
         const body = (await res.json()) as Json;
         expect({ label, headers, status: res.status, code: body.error?.code ?? body.error }).toEqual({ label, headers, status: 400, code: 'invalid_request' });
+      }
+    }
+  });
+
+  it('an optional body may be left out: the answer is one the operation documents, not 400', async () => {
+    for (const { label, method, path, op } of apiOperations().filter((o) => OPTIONAL_BODIES.includes(o.label))) {
+      for (const headers of [{}, { 'content-type': 'application/json' }] as Record<string, string>[]) {
+        const res = await fetch(`${svc.base}${concrete(path)}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${svc.user.token}`, ...headers } });
+        const documented = res.status !== 400 && String(res.status) in op.responses;
+        expect({ label, headers, status: res.status, documented }).toEqual({ label, headers, status: res.status, documented: true });
       }
     }
   });

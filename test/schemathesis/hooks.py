@@ -5,6 +5,7 @@ valid are touched; cases meant to be invalid are left as generated.
 - `x-after` / `x-not-before` (and `x-max-days-after`) on a number, date or date-time: the later field moves just
   after (or onto) the earlier one when out of order, in nested objects and arrays too. A case that sets only one of
   the two (a partial update) gets the other too, since the server compares it with the stored one.
+- `x-weekday` on a date (ISO, 1 = Monday): the date moves back to that weekday.
 - `x-issued-by-server` (page tokens): only the server mints valid values, so valid cases leave the field out.
 - `x-checked-by-server` (RRULEs): the rule is richer than the schema, so valid cases take one of the `examples`.
 - The authorization endpoint's `client_id` and `redirect_uri` are those of an application run.sh registered
@@ -129,6 +130,12 @@ def make_valid(values, schema, path, depth=0):
             values.pop(name, None)
         elif s.get("format") == "time-zone" and isinstance(values.get(name), str) and values[name] not in ZONES:
             values[name] = random.choice(ZONES)
+        elif s.get("x-weekday") and isinstance(values.get(name), str) and as_time(values[name]):
+            day = as_time(values[name])[0]
+            try:
+                values[name] = (day - timedelta(days=(day.isoweekday() - s["x-weekday"]) % 7)).isoformat()
+            except OverflowError:
+                values[name] = (day + timedelta(days=(s["x-weekday"] - day.isoweekday()) % 7)).isoformat()
         elif s.get("x-checked-by-server") and isinstance(values.get(name), str) and values[name] not in s["examples"]:
             values[name] = random.choice(s["examples"])
     if path == "/oauth/authorize":
