@@ -172,7 +172,8 @@ describe('one correlation id from a request to its events, projections, deliveri
     expect(res.headers.get('x-request-id')).toBe(requestId);
 
     const withId = (msg: string) => lines.filter((l) => l.msg === msg && l.correlationId === requestId);
-    await until(() => withId('webhook delivery attempted').length > 0 && withId('automation run finished').length > 0,
+    const delivered = () => withId('webhook delivery attempted').filter((l) => l.outcome === 'delivered');
+    await until(() => delivered().length > 0 && withId('automation run finished').length > 0,
       DELIVERY_WAIT_MS, 'the delivery and the run');
 
     expect(lines.find((l) => l.msg === 'request' && l.requestId === requestId)).toMatchObject({ method: 'POST', status: 201 });
@@ -183,14 +184,14 @@ describe('one correlation id from a request to its events, projections, deliveri
     for (const l of applied) expect(appended.eventIds).toContain(l.eventId);
     expect(withId('event relayed').map((l) => l.eventId)).toEqual(expect.arrayContaining(appended.eventIds));
     expect(withId('webhook deliveries created')).toEqual([expect.objectContaining({ deliveries: 1, type: 'event.created' })]);
-    expect(withId('webhook delivery attempted')).toEqual([
-      expect.objectContaining({ webhookId: hook.body.webhook.id, outcome: 'delivered', status: 200 }),
-    ]);
+    // A slow receiver may see a retry (same delivery); one attempt succeeds.
+    expect(delivered()).toEqual([expect.objectContaining({ webhookId: hook.body.webhook.id, status: 200 })]);
+    for (const l of withId('webhook delivery attempted')) expect(l.delivery).toBe(delivered()[0].delivery);
     expect(withId('automation runs started')).toEqual([expect.objectContaining({ runs: 1 })]);
     expect(withId('automation run finished')).toEqual([
       expect.objectContaining({ automationId: automation.body.automation.id, status: 'succeeded' }),
     ]);
-    expect(receiver.received('/correlated')).toHaveLength(1);
+    expect(receiver.received('/correlated').length).toBeGreaterThanOrEqual(1);
 
     const after = await scrape();
     const attempts = 'calendar_webhook_delivery_attempts_total';
