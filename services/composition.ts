@@ -229,10 +229,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     async stop() {
       if (server) await closeHttp(server);
       if (roleListener) await closeHttp(roleListener);
-      await automations?.stop();
-      await pushConsumer?.stop();
-      await mailConsumer?.stop();
-      await dispatcher?.stop();
+      // The bus consumers are independent: each leaving its group takes a while, so they leave together.
+      await Promise.all([automations?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), dispatcher?.stop()]);
       await relay?.stop();
       await runner?.stop();
       mailSender.close();
