@@ -3,7 +3,7 @@
  * preferences, quick actions and status.
  */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import { Event } from './events';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
@@ -178,11 +178,12 @@ export const Conversation = z
 export const SendMessageBody = z
   .object({
     conversationId: Uuid.optional().describe('One of the caller\'s conversations; a new one starts when left out'),
-    text: z.string().trim().min(1).max(ASSISTANT_LIMITS.textLength).optional(),
+    text: NonBlankText(ASSISTANT_LIMITS.textLength).optional(),
     action: QuickActionId.optional().describe('A quick action id (GET /assistant/quick-actions), instead of text'),
   })
   .refine((b) => b.text !== undefined || b.action !== undefined, { path: ['text'], message: 'send text or an action' })
   .meta({
+    anyOf: [{ required: ['text'] }, { required: ['action'] }],
     id: 'SendAssistantMessageBody',
     examples: [{ text: 'schedule 45 minutes of focus tomorrow morning' }, { conversationId: CONVERSATION, action: 'summarize_day' }],
   });
@@ -210,8 +211,8 @@ export const FeedbackBody = z
   .object({
     messageId: Uuid.describe('An assistant reply in one of the caller\'s conversations'),
     rating: z.enum(['up', 'down']),
-    reason: z.string().trim().min(1).max(200).optional(),
-    comment: z.string().trim().min(1).max(2000).optional(),
+    reason: NonBlankText(200).optional(),
+    comment: NonBlankText(2000).optional(),
   })
   .meta({
     id: 'AssistantFeedbackBody',

@@ -8,7 +8,7 @@
  * on (or creating it on) is refused for it (422 `automation_not_ready`).
  */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, documentedAs, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -102,9 +102,17 @@ export const ActionInput = z
     }
   })
   .meta({ id: 'AutomationActionInput', examples: [{ kind: 'send_notification', config: { title: 'Done: {{data.title}}' } }] });
+// Published as one case per kind (its config's own fields only), and one for any other kind (a readiness problem).
+documentedAs(ActionInput, z.union([
+  ...ACTION_KINDS.map((kind) => z.strictObject({ kind: z.literal(kind), config: ACTION_CONFIGS[kind].optional() })),
+  z.strictObject({
+    kind: z.string().min(1).max(50).meta({ not: { enum: [...ACTION_KINDS] } }),
+    config: ActionConfig.optional(),
+  }),
+]));
 export type ActionInput = z.infer<typeof ActionInput>;
 
-const Name = z.string().trim().min(1).max(200);
+const Name = NonBlankText(200);
 const Actions = z.array(ActionInput).max(AUTOMATION_LIMITS.actions).describe('Run in this order; the first failure stops the chain');
 
 const createExample = {

@@ -22,8 +22,9 @@ export const WorkingHour = z
   .strictObject({
     day: z.number().int().min(1).max(7).describe('ISO weekday: 1 Monday … 7 Sunday'),
     startMinute: z.number().int().min(0).max(1439).describe('Minutes after local midnight'),
-    endMinute: z.number().int().min(1).max(1440).describe('Minutes after local midnight, exclusive (1440 = midnight)'),
+    endMinute: laterThan(z.number().int().min(1).max(1440).describe('Minutes after local midnight, exclusive (1440 = midnight)'), 'startMinute'),
   })
+  // Also checked here: working hours are parsed inside other values too (profile preferences), not only as a field.
   .refine((h) => h.endMinute > h.startMinute, { path: ['endMinute'], message: 'must be after startMinute' })
   .meta({ id: 'WorkingHour', examples: [{ day: 1, startMinute: 540, endMinute: 1020 }] });
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { WorkingHour } from './availability';
-import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IdParams, IsoDate, TimeZone, Uuid } from './common';
+import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IdParams, IsoDate, NonBlankText, TimeZone, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -67,13 +67,8 @@ export const MeetingType = z
   .meta({ id: 'MeetingType', examples: [meetingTypeExample] });
 export type MeetingType = z.infer<typeof MeetingType>;
 
-/** Some entry of `hours` must be long enough for one meeting. */
-const hoursFitDuration = (b: { durationMinutes?: number; hours?: Array<{ startMinute: number; endMinute: number }> }) =>
-  b.durationMinutes === undefined || b.hours === undefined || b.hours.some((h) => h.endMinute - h.startMinute >= b.durationMinutes!);
-const fitMessage = { path: ['hours'], message: 'no entry is long enough for durationMinutes' };
-
 const typeFields = {
-  name: Text(200).trim().min(1),
+  name: NonBlankText(200),
   slug: Slug,
   durationMinutes: z.number().int().min(5).max(720).describe('5 minutes to 12 hours'),
   description: Text(5_000).nullable().optional(),
@@ -82,7 +77,9 @@ const typeFields = {
   bufferBeforeMinutes: Minutes(240).optional().describe('0-240, default 0'),
   bufferAfterMinutes: Minutes(240).optional().describe('0-240, default 0'),
   minimumNoticeMinutes: Minutes(43_200).optional().describe('0-43200 (30 days), default 0'),
-  hours: MeetingHours.optional().describe('Default Monday to Friday 09:00-17:00 in the owner\'s time zone'),
+  hours: MeetingHours.optional().describe(
+    'Default Monday to Friday 09:00-17:00 in the owner\'s time zone. Hours too short for one meeting offer no slots.',
+  ),
   calendarId: Uuid.nullable().optional().describe('One of the owner\'s calendars (404 otherwise)'),
 };
 
@@ -94,13 +91,11 @@ const createExample = {
 
 export const CreateMeetingTypeBody = z
   .object(typeFields)
-  .refine(hoursFitDuration, fitMessage)
   .meta({ id: 'CreateMeetingTypeBody', examples: [createExample] });
 export type CreateMeetingTypeBody = z.infer<typeof CreateMeetingTypeBody>;
 
 export const UpdateMeetingTypeBody = z
   .object({ id: Uuid.describe('The meeting type to change'), ...z.object(typeFields).partial().shape })
-  .refine(hoursFitDuration, fitMessage)
   .meta({
     id: 'UpdateMeetingTypeBody',
     description: '`id` and any subset of the create fields; switch a booked type off with `enabled: false`',
@@ -237,7 +232,7 @@ export const SlotsResponse = z
     examples: [{ timeZone: 'Europe/Lisbon', durationMinutes: 30, startsAt: '2026-12-01T00:00:00.000Z', endsAt: '2026-12-02T00:00:00.000Z', slots: [slotExample] }],
   });
 
-const GuestInput = z.strictObject({ name: Text(200).trim().min(1), email: z.email().max(254) });
+const GuestInput = z.strictObject({ name: NonBlankText(200), email: z.email().max(254) });
 
 export const PublicBookingBody = z
   .object({

@@ -1,6 +1,6 @@
 /** Bug reports people send from the apps: each person sees only their own. */
 import { z } from 'zod';
-import { DateTime, Uuid } from './common';
+import { DateTime, NonBlankText, Uuid } from './common';
 import { NextPageToken, PageQuery } from './paging';
 import { op } from './operation';
 
@@ -38,7 +38,7 @@ export type BugReport = z.infer<typeof BugReport>;
 
 export const CreateBugReportBody = z
   .object({
-    message: z.string().trim().min(1).max(5_000),
+    message: NonBlankText(5_000),
     expected: z.string().trim().max(5_000).optional(),
     pagePath: z.string().max(2_000).optional(),
     diagnostics: Diagnostics.optional(),

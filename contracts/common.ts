@@ -28,18 +28,19 @@ export const BoundedInstant = z
   .meta({ format: 'date-time', description: 'ISO 8601 date-time in the years 1970-2999; answers are always UTC' });
 
 /** Time travel on list reads (services/history/time-travel.ts). */
-export const AsOf = DateTime.describe(
-  'Read-only time travel: the answer as it was at this instant (not in the future), rebuilt from the history of the ' +
-    'caller\'s items up to it; which Spaces and items are the caller\'s is decided as it is now. 400 when the ' +
-    'history to replay holds more than 20,000 events.',
-);
+export const AsOf = DateTime.meta({
+  description: 'Read-only time travel: the answer as it was at this instant (not in the future: 400), rebuilt from the ' +
+    'history of the caller\'s items up to it; which Spaces and items are the caller\'s is decided as it is now. 400 ' +
+    'when the history to replay holds more than 20,000 events.',
+  // JSON Schema cannot compare with the clock: `x-not-in-future` says it to test tools (test/schemathesis/hooks.py).
+  'x-not-in-future': true,
+});
 
 /**
  * A name or a title: 1 to `max` characters, not blank. Surrounding whitespace is trimmed after validation, so the
  * limits the document states are the ones applied (zod's `.trim().max()` would check the trimmed text instead).
  */
-export const NonBlankText = (max: number) =>
-  z.string().min(1).max(max).regex(/\S/, 'must not be blank').transform((text) => text.trim());
+export const NonBlankText = (max: number) => z.string().min(1).max(max).regex(/\S/, 'must not be blank').trim();
 
 const knownZones = new Set<string>();
 
@@ -88,6 +89,19 @@ export function laterThan<S extends z.ZodType>(schema: S, earlier: string, optio
     ...(options.maxDays ? { 'x-max-days-after': options.maxDays } : {}),
   }) as S;
 }
+
+const documentedShapes = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * Publishes `runtime` in the document as `shape`, for a rule JSON Schema can state only as a union of cases while
+ * requests are still checked by `runtime`, whose messages name the field at fault. Call it last (after `.meta`).
+ */
+export function documentedAs<S extends z.ZodType>(runtime: S, shape: z.ZodType): S {
+  documentedShapes.set(runtime, shape);
+  return runtime;
+}
+
+export const documentedShapeOf = (schema: z.ZodType): z.ZodType | undefined => documentedShapes.get(schema);
 
 /**
  * Metadata for a value whose rule is too rich for JSON Schema (an RRULE, a push token format): the rule in words,

@@ -1,6 +1,6 @@
 /** Devices that receive push notifications, and the log of what was pushed to them. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { checkedByServer, DateTime, documentedAs, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 
@@ -32,34 +32,52 @@ export function parseWebPushToken(token: string): WebPushSubscription | null {
 
 const NativeToken = /^[\x21-\x7e]{8,4096}$/;
 
-export const RegisterDeviceBody = z
-  .object({
-    platform: Platform,
-    name: z.string().trim().min(1).max(200).nullable().optional(),
-    pushToken: z
-      .string()
-      .max(8_192)
-      .nullable()
-      .optional()
-      .describe('ios: the APNs device token; android: the FCM registration token; web: `JSON.stringify(pushSubscription)` '
-        + '(endpoint plus keys.p256dh and keys.auth). Registering the same token again updates that device.'),
-  })
-  .superRefine((b, ctx) => {
-    if (b.pushToken == null) return;
-    const ok = b.platform === 'web' ? parseWebPushToken(b.pushToken) !== null : NativeToken.test(b.pushToken);
-    if (!ok) {
-      ctx.addIssue({
-        code: 'custom', path: ['pushToken'],
-        message: b.platform === 'web'
-          ? 'must be the JSON of a PushSubscription: {"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}'
-          : 'must be 8 to 4096 printable characters without spaces',
-      });
-    }
-  })
-  .meta({
-    id: 'RegisterDeviceBody',
-    examples: [{ platform: 'ios', name: 'Ana\'s iPhone', pushToken: '740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad' }],
-  });
+const PUSH_TOKEN = 'ios: the APNs device token; android: the FCM registration token; web: `JSON.stringify(pushSubscription)` '
+  + '(endpoint plus keys.p256dh and keys.auth). Registering the same token again updates that device.';
+const WEB_PUSH_TOKEN_EXAMPLE = JSON.stringify({
+  endpoint: 'https://push.example.net/send/d8f1c2b3a4',
+  keys: { p256dh: 'BMCC6i3FG0upUsk5IyNwdiIToL8somA7j_7OAtqy479eWRmMONz615TxQxc-6qwVhz6irmxZnhn6TSajE0c_4UY', auth: 'f4Bb0WOs3qymHhm4kzQ4ww' },
+});
+const deviceFields = {
+  platform: Platform,
+  name: NonBlankText(200).nullable().optional(),
+  pushToken: z.string().max(8_192).nullable().optional().describe(PUSH_TOKEN),
+};
+
+export const RegisterDeviceBody = documentedAs(
+  z
+    .object(deviceFields)
+    .superRefine((b, ctx) => {
+      if (b.pushToken == null) return;
+      const ok = b.platform === 'web' ? parseWebPushToken(b.pushToken) !== null : NativeToken.test(b.pushToken);
+      if (!ok) {
+        ctx.addIssue({
+          code: 'custom', path: ['pushToken'],
+          message: b.platform === 'web'
+            ? 'must be the JSON of a PushSubscription: {"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}'
+            : 'must be 8 to 4096 printable characters without spaces',
+        });
+      }
+    })
+    .meta({
+      id: 'RegisterDeviceBody',
+      examples: [{ platform: 'ios', name: 'Ana\'s iPhone', pushToken: '740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad' }],
+    }),
+  // Published by platform: a native token's shape is a pattern; a web token is a PushSubscription's JSON.
+  z.union([
+    z.object({
+      ...deviceFields,
+      platform: z.enum(['ios', 'android']),
+      pushToken: z.string().regex(NativeToken).nullable().optional().describe(PUSH_TOKEN),
+    }),
+    z.object({
+      ...deviceFields,
+      platform: z.literal('web'),
+      pushToken: z.string().max(8_192).nullable().optional()
+        .meta(checkedByServer(`${PUSH_TOKEN} Must parse as {"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}.`, [WEB_PUSH_TOKEN_EXAMPLE])),
+    }),
+  ]),
+);
 export type RegisterDeviceBody = z.infer<typeof RegisterDeviceBody>;
 
 /** A device as its events carry it. */

@@ -1,6 +1,6 @@
 /** Event types: the built-in kinds of events plus a person's own named, coloured types. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, Uuid } from './common';
+import { DateTime, ErrorEnvelope, NonBlankText, Uuid } from './common';
 import { EVENT_KINDS, EventKind } from './events';
 import { op } from './operation';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -8,7 +8,7 @@ import { Color } from './spaces';
 
 export const MAX_EVENT_TYPES = 100;
 
-const Name = z.string().trim().min(1).max(100);
+const Name = NonBlankText(100);
 const DefaultMinutes = z.number().int().min(1).max(1440);
 
 const builtInExample = { id: 'focus', name: 'Focus', color: '#7c4dff', baseKind: 'focus', defaultMinutes: 60, builtIn: true };

@@ -1,6 +1,6 @@
 /** Focus sessions: api-spec.md section 3's machine (running, paused, stopped), one running-or-paused per user. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
 
@@ -57,7 +57,7 @@ export const StartFocusBody = z
     eventId: Uuid.optional().describe('A calendar event of the caller (404 otherwise); its goal becomes the session\'s'),
     goalId: Uuid.optional().describe('One of the caller\'s goals (404 otherwise); wins over the event\'s goal'),
     minutes: z.number().int().min(1).max(1440).optional().describe('Planned length; the session does not stop by itself'),
-    label: z.string().trim().min(1).max(200).optional(),
+    label: NonBlankText(200).optional(),
   })
   .meta({ id: 'StartFocusBody', examples: [{ eventId: example.eventId, minutes: 50, label: 'Write the quarterly report' }] });
 export type StartFocusBody = z.infer<typeof StartFocusBody>;

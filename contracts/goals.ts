@@ -1,6 +1,6 @@
 /** Weekly goals: how much time a person wants to give something each week, and how this week is going. */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, IdParams, IsoDate, Uuid } from './common';
+import { DateTime, ErrorEnvelope, IdParams, IsoDate, laterThan, NonBlankText, Uuid } from './common';
 import { NextPageToken, PageQuery } from './paging';
 import { op } from './operation';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -38,18 +38,14 @@ export const Goal = z
 export type Goal = z.infer<typeof Goal>;
 
 const fields = {
-  name: z.string().trim().min(1).max(200),
+  name: NonBlankText(200),
   weeklyMinutes: z.number().int().min(1).max(10_080).describe('Minutes per week, at most a whole week'),
   preferredPeriod: PreferredPeriod.nullable().optional(),
   minBlockMinutes: BlockMinutes.nullable().optional(),
-  maxBlockMinutes: BlockMinutes.nullable().optional(),
+  maxBlockMinutes: laterThan(BlockMinutes, 'minBlockMinutes', { orEqual: true }).nullable().optional(),
   deadline: Deadline.nullable().optional(),
   color: Color.nullable().optional(),
 };
-
-const blocksInOrder = (b: { minBlockMinutes?: number | null; maxBlockMinutes?: number | null }) =>
-  b.minBlockMinutes == null || b.maxBlockMinutes == null || b.minBlockMinutes <= b.maxBlockMinutes;
-const blockOrder = { path: ['maxBlockMinutes'], message: 'must not be less than minBlockMinutes' };
 
 const bodyExample = {
   name: 'Learn Spanish', weeklyMinutes: 180, preferredPeriod: 'morning', minBlockMinutes: 30, maxBlockMinutes: 90,
@@ -58,13 +54,11 @@ const bodyExample = {
 
 export const CreateGoalBody = z
   .object(fields)
-  .refine(blocksInOrder, blockOrder)
   .meta({ id: 'CreateGoalBody', examples: [bodyExample] });
 export type CreateGoalBody = z.infer<typeof CreateGoalBody>;
 
 export const UpdateGoalBody = z
   .object(fields)
-  .refine(blocksInOrder, blockOrder)
   .meta({
     id: 'UpdateGoalBody',
     description: '`name` and `weeklyMinutes` are required; an optional field left out keeps its value, null clears it.',

@@ -1,6 +1,6 @@
 /** Notifications: produced by the domain for one user each, listed newest first, marked read all at once. */
 import { z } from 'zod';
-import { DateTime, Uuid } from './common';
+import { DateTime, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 
@@ -71,7 +71,7 @@ export const MarkedRead = z
 export const NotificationRequest = z
   .object({
     userId: Uuid.describe('Who gets it'),
-    title: z.string().trim().min(1).max(200),
+    title: NonBlankText(200),
     body: z.string().max(2_000).nullable(),
     source: NotificationSource,
   })

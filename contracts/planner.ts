@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { FromDate, Instant } from './availability';
-import { DateTime, ErrorEnvelope, IsoDate, Uuid } from './common';
+import { DateTime, documentedAs, ErrorEnvelope, IsoDate, laterThan, NonBlankText, Uuid } from './common';
 import { Event } from './events';
 import { op } from './operation';
 
@@ -56,14 +56,15 @@ export const PlanBody = z
     from: DateOrInstant.optional().describe(
       'Start: a date (its local midnight in the profile\'s time zone) or a date-time; default today. Time before now is never planned',
     ),
-    to: DateOrInstant.optional().describe(
-      `End: a date (included: up to the next local midnight) or a date-time (excluded); default the end of the ${PLANNER_LIMITS.defaultDays - 1}th day after the date of from (today and the next 7 days); the range spans at most ${PLANNER_LIMITS.maxDays} dates`,
-    ),
+    to: laterThan(DateOrInstant.describe(
+      `End: a date (included: up to the next local midnight) or a date-time (excluded); default the end of the ${PLANNER_LIMITS.defaultDays - 1}th day after the date of from (today and the next 7 days); the range spans at most ${PLANNER_LIMITS.maxDays} dates. A range that ends where it starts plans nothing`,
+    ), 'from', { orEqual: true, maxDays: PLANNER_LIMITS.maxDays - 1 }).optional(),
     ids: z
       .array(Uuid)
       .min(1)
       .max(PLANNER_LIMITS.ids)
       .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, 'must not repeat an id')
+      .meta({ uniqueItems: true })
       .optional()
       .describe('Only these tasks (or goals); one that is unknown or not the caller\'s is 404'),
   })
@@ -141,36 +142,34 @@ export const PlanResponse = z
     }],
   });
 
-export const ApplyBlock = z
-  .strictObject({
-    kind: BlockKind.describe('`task` (needs `taskId`) or `focus`'),
-    taskId: Uuid.nullable().optional().describe('One of the caller\'s tasks (owned or assigned to them); 404 otherwise'),
-    goalId: Uuid.nullable().optional().describe('One of the caller\'s goals; 404 otherwise'),
-    startsAt: Instant,
-    endsAt: Instant,
-    title: z.string().trim().min(1).max(500).optional().describe('Default: the task\'s title or the goal\'s name'),
-    minutes: z.number().optional().describe('Ignored (a planned block may be sent back as it is)'),
-    reason: PlanReason.optional().describe('Ignored'),
-  })
-  .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { path: ['endsAt'], message: 'must be after startsAt' })
-  .refine((b) => Date.parse(b.endsAt) - Date.parse(b.startsAt) <= PLANNER_LIMITS.blockMinutes * 60_000, {
-    path: ['endsAt'], message: `a block lasts at most ${PLANNER_LIMITS.blockMinutes} minutes`,
-  })
-  .refine((b) => b.kind !== 'task' || !!b.taskId, { path: ['taskId'], message: 'a task block needs taskId' })
-  .meta({ id: 'ApplyBlock', examples: [taskBlockExample, { kind: 'focus', goalId: GOAL_ID, startsAt: '2026-12-01T07:00:00Z', endsAt: '2026-12-01T08:00:00Z' }] });
+const applyBlockFields = {
+  kind: BlockKind.describe('`task` (needs `taskId`) or `focus`'),
+  taskId: Uuid.nullable().optional().describe('One of the caller\'s tasks (owned or assigned to them); 404 otherwise'),
+  goalId: Uuid.nullable().optional().describe('One of the caller\'s goals; 404 otherwise'),
+  startsAt: Instant,
+  endsAt: laterThan(Instant.describe(`A block lasts at most ${PLANNER_LIMITS.blockMinutes} minutes`), 'startsAt', {
+    maxDays: PLANNER_LIMITS.blockMinutes / 1440,
+  }),
+  title: NonBlankText(500).optional().describe('Default: the task\'s title or the goal\'s name'),
+  minutes: z.number().optional().describe('Ignored (a planned block may be sent back as it is)'),
+  reason: PlanReason.optional().describe('Ignored'),
+};
+
+export const ApplyBlock = documentedAs(
+  z
+    .strictObject(applyBlockFields)
+    .refine((b) => b.kind !== 'task' || !!b.taskId, { path: ['taskId'], message: 'a task block needs taskId' })
+    .meta({ id: 'ApplyBlock', examples: [taskBlockExample, { kind: 'focus', goalId: GOAL_ID, startsAt: '2026-12-01T07:00:00Z', endsAt: '2026-12-01T08:00:00Z' }] }),
+  // Published as its two cases, so that the document says a task block needs `taskId`.
+  z.union([
+    z.strictObject({ ...applyBlockFields, kind: z.literal('task'), taskId: Uuid.describe(applyBlockFields.taskId.description!) }),
+    z.strictObject({ ...applyBlockFields, kind: z.literal('focus') }),
+  ]),
+);
 export type ApplyBlock = z.infer<typeof ApplyBlock>;
 
-/** Blocks of one apply may not overlap each other: they would only conflict with themselves. */
-function noOverlaps(blocks: ApplyBlock[], ctx: z.RefinementCtx): void {
-  const spans = blocks.map((b, i) => ({ i, start: Date.parse(b.startsAt), end: Date.parse(b.endsAt) })).sort((a, b) => a.start - b.start || a.i - b.i);
-  for (let k = 1; k < spans.length; k++) {
-    const earlier = spans.slice(0, k).find((s) => s.end > spans[k].start);
-    if (earlier) ctx.addIssue({ code: 'custom', path: [spans[k].i, 'startsAt'], message: `overlaps blocks.${earlier.i}` });
-  }
-}
-
 export const ApplyBody = z
-  .object({ blocks: z.array(ApplyBlock).min(1).max(PLANNER_LIMITS.applyBlocks).superRefine(noOverlaps) })
+  .object({ blocks: z.array(ApplyBlock).min(1).max(PLANNER_LIMITS.applyBlocks) })
   .meta({ id: 'ApplyBody', description: 'The blocks to keep, as POST /planner/plan proposed them or changed', examples: [{ blocks: [taskBlockExample] }] });
 export type ApplyBody = z.infer<typeof ApplyBody>;
 
@@ -209,7 +208,8 @@ export const plannerOperations = [
     responses: {
       200: { description: 'The created events', schema: ApplyResponse },
       404: error('A task or goal that is unknown or not the caller\'s (`not_found`)'),
-      409: error('`time_conflict`: `details.conflicts` = [{id, startsAt, endsAt}]; nothing written'),
+      409: error('`time_conflict`: `details.conflicts` = [{id, startsAt, endsAt}] for busy events, or [{block, startsAt, '
+        + 'endsAt}] for blocks of the same apply that overlap an earlier one (`block` is its index); nothing written'),
     },
   }),
 ];

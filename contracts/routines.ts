@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { FromDate } from './availability';
-import { AsOf, DateTime, ErrorEnvelope, IdParams, IsoDate, Uuid } from './common';
+import { AsOf, DateTime, ErrorEnvelope, IdParams, IsoDate, laterThan, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { Color } from './spaces';
@@ -22,7 +22,8 @@ export const ROUTINE_LIMITS = {
 } as const;
 
 const Minute = z.number().int().min(0).max(1440).describe('Minute of the day, 0-1440 (1440: the midnight that ends the day)');
-const Name = z.string().trim().min(1).max(200);
+const StartMinute = z.number().int().min(0).max(1439).describe('Minute of the day, 0-1439');
+const Name = NonBlankText(200);
 export const RoutineType = z.enum(['personal', 'work']);
 export const RoutinePriority = z.enum(['low', 'normal', 'high']);
 export const DayStatus = z.enum(['done', 'skipped']);
@@ -31,6 +32,7 @@ const Days = z
   .min(1)
   .max(7)
   .refine((days) => new Set(days).size === days.length, 'must not repeat a day')
+  .meta({ uniqueItems: true })
   .describe('ISO weekdays: Monday 1 ... Sunday 7, each at most once');
 
 // ---- examples ----------------------------------------------------------------------------------------------------
@@ -135,34 +137,21 @@ export type RoutineInstance = z.infer<typeof RoutineInstance>;
 
 // ---- request bodies --------------------------------------------------------------------------------------------
 
-const ItemInput = z.strictObject({ title: z.string().trim().min(1).max(200) });
+const ItemInput = z.strictObject({ title: NonBlankText(200) });
 const ItemPatch = ItemInput.extend({ id: Uuid.optional().describe('Keeps this item\'s id') });
 
 const periodFields = {
   name: Name,
-  startMinute: Minute,
-  endMinute: Minute,
-  windowStartMinute: Minute.nullable().optional(),
-  windowEndMinute: Minute.nullable().optional(),
+  startMinute: laterThan(StartMinute, 'windowStartMinute', { orEqual: true }),
+  endMinute: laterThan(Minute, 'startMinute'),
+  windowStartMinute: StartMinute.nullable().optional(),
+  windowEndMinute: laterThan(Minute, 'endMinute', { orEqual: true }).nullable().optional(),
   priority: RoutinePriority.optional().describe('Default `normal`'),
   canMove: z.boolean().optional().describe('Default true; a period that cannot move refuses other times for a day'),
 };
 
-type PeriodTimes = { startMinute: number; endMinute: number; windowStartMinute?: number | null; windowEndMinute?: number | null };
-
-function checkPeriodTimes(p: PeriodTimes, ctx: z.RefinementCtx): void {
-  if (p.endMinute <= p.startMinute) ctx.addIssue({ code: 'custom', path: ['endMinute'], message: 'must be after startMinute' });
-  if (p.windowStartMinute != null && p.windowStartMinute > p.startMinute) {
-    ctx.addIssue({ code: 'custom', path: ['windowStartMinute'], message: 'must not be after startMinute' });
-  }
-  if (p.windowEndMinute != null && p.windowEndMinute < p.endMinute) {
-    ctx.addIssue({ code: 'custom', path: ['windowEndMinute'], message: 'must not be before endMinute' });
-  }
-}
-
 export const RoutinePeriodInput = z
   .strictObject({ ...periodFields, items: z.array(ItemInput).max(ROUTINE_LIMITS.itemsPerPeriod).optional() })
-  .superRefine(checkPeriodTimes)
   .meta({ id: 'RoutinePeriodInput', examples: [periodInputExample] });
 
 export const RoutinePeriodPatch = z
@@ -171,7 +160,6 @@ export const RoutinePeriodPatch = z
     ...periodFields,
     items: z.array(ItemPatch).max(ROUTINE_LIMITS.itemsPerPeriod).optional(),
   })
-  .superRefine(checkPeriodTimes)
   .meta({
     id: 'RoutinePeriodPatch',
     description: 'A period of the new list. Without `id`, a period with the same name, startMinute and endMinute keeps its id.',
@@ -219,14 +207,11 @@ export type UpdateRoutineBody = z.infer<typeof UpdateRoutineBody>;
 export const PeriodDayBody = z
   .object({
     status: DayStatus.nullable().describe('`done`, `skipped`, or null to clear'),
-    startMinute: Minute.optional().describe('With endMinute: that day\'s times (kept for the day when omitted)'),
-    endMinute: Minute.optional(),
+    startMinute: StartMinute.optional().describe('With endMinute: that day\'s times (kept for the day when omitted)'),
+    endMinute: laterThan(Minute, 'startMinute').optional().describe('With startMinute'),
   })
   .refine((b) => (b.startMinute === undefined) === (b.endMinute === undefined), {
     path: ['endMinute'], message: 'startMinute and endMinute come together',
-  })
-  .refine((b) => b.startMinute === undefined || b.endMinute === undefined || b.endMinute > b.startMinute, {
-    path: ['endMinute'], message: 'must be after startMinute',
   })
   .meta({ id: 'PeriodDayBody', examples: [{ status: 'done', startMinute: 450, endMinute: 495 }, { status: null }] });
 export type PeriodDayBody = z.infer<typeof PeriodDayBody>;
@@ -238,7 +223,9 @@ export const ItemDayBody = z.object({ done: z.boolean() }).meta({ id: 'ItemDayBo
 export const ListRoutinesQuery = PageQuery.extend({ asOf: AsOf.optional() });
 export const InstancesQuery = z.object({
   from: IsoDate.describe('First date (YYYY-MM-DD), included'),
-  to: IsoDate.describe(`Last date, included; at most ${ROUTINE_LIMITS.instanceDays} dates in all`),
+  to: laterThan(IsoDate.describe(`Last date, included; at most ${ROUTINE_LIMITS.instanceDays} dates in all`), 'from', {
+    orEqual: true, maxDays: ROUTINE_LIMITS.instanceDays - 1,
+  }),
 });
 export const ConflictsQuery = z.object({
   from: FromDate.optional().describe('First date; default today where the owner is'),
@@ -324,7 +311,7 @@ export const routineOperations = [
     responses: {
       200: { description: 'The instance', schema: InstanceResponse },
       404: error('Unknown period, or it does not occur on that date'),
-      409: error('`period_not_movable`: other times for a period whose canMove is false'),
+      409: error('`period_not_movable`: other times for a period whose canMove is false; `outside_window`: times outside the period\'s window'),
     },
   }),
   op({
@@ -334,7 +321,10 @@ export const routineOperations = [
   op({
     method: 'patch', path: '/routines/{id}', etag: true, tag, summary: 'Update a routine', params: IdParams, body: UpdateRoutineBody,
     description: '`periods` replaces the whole list; a period keeps its id when given its `id`, or else when name, startMinute and endMinute are unchanged.',
-    responses: { 200: { description: 'Updated, with an ETag', schema: RoutineResponse }, 404: notFound, 412: stale },
+    responses: {
+      200: { description: 'Updated, with an ETag', schema: RoutineResponse }, 404: notFound,
+      409: error('`unknown_id`: a period or item `id` that this routine does not have (read it again)'), 412: stale,
+    },
   }),
   op({
     method: 'delete', path: '/routines/{id}', etag: true, tag, summary: 'Delete a routine', params: IdParams,

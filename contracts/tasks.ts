@@ -1,6 +1,6 @@
 /** Tasks, projects and their lists (board columns): resources, bodies, queries, domain event data and operations. */
 import { z } from 'zod';
-import { AsOf, DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { AsOf, DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { Color } from './spaces';
@@ -107,10 +107,10 @@ export const ProjectCounts = z
 
 // ---- bodies and queries ----
 
-const Title = z.string().trim().min(1).max(500);
+const Title = NonBlankText(500);
 const Notes = z.string().max(10_000).nullable();
 const Estimate = z.number().int().min(0).max(10_080).nullable().describe('Minutes, at most a week');
-const ProjectName = z.string().trim().min(1).max(200);
+const ProjectName = NonBlankText(200);
 
 export const CreateTaskBody = z
   .object({
@@ -147,6 +147,7 @@ export const UpdateTaskBody = z
   .partial()
   .refine((b) => !(b.beforeId && b.afterId), { path: ['afterId'], message: 'give beforeId or afterId, not both' })
   .meta({
+    not: { required: ['beforeId', 'afterId'] },
     id: 'UpdateTaskBody',
     description: 'Any subset. The owner may change everything; the assignee only `status`.',
     examples: [{ status: 'done' }, { dueAt: '2031-07-08T15:00:00Z', listId: LIST, afterId: TASK }],
@@ -248,7 +249,7 @@ export const taskOperations = [
   op({
     method: 'post', path: '/tasks', etag: true, tag: 'Tasks', summary: 'Create a task', body: CreateTaskBody,
     description: 'Emits task.created, and task.assigned when it has an assignee.',
-    responses: { 201: { description: 'Created, with an ETag', schema: TaskResponse }, 404: notFound('Project or list'), 409: conflicts },
+    responses: { 201: { description: 'Created, with an ETag', schema: TaskResponse }, 404: notFound('Project, list or assignee'), 409: conflicts },
   }),
   op({
     method: 'get', path: '/tasks/{id}', etag: true, tag: 'Tasks', summary: 'Get a task', params: IdParams,
@@ -260,7 +261,7 @@ export const taskOperations = [
     description: 'One change emits, in this order: task.updated (other fields, moves, reopening, unassigning), '
       + 'task.due_changed, task.assigned, task.completed, each carrying the task as it is after the change.',
     responses: {
-      200: { description: 'Updated', schema: TaskResponse }, 403: forbidden, 404: notFound('Task, project or list'),
+      200: { description: 'Updated', schema: TaskResponse }, 403: forbidden, 404: notFound('Task, project, list or assignee'),
       409: conflicts, 412: stale,
     },
   }),

@@ -27,9 +27,9 @@ export function planRange(body: Pick<PlanBody, 'from' | 'to'>, timeZone: string,
     : isDate(body.from) ? epochAt(body.from, 0, timeZone) : Date.parse(body.from);
   const end = body.to === undefined ? epochAt(addDays(localDate(start, timeZone), PLANNER_LIMITS.defaultDays), 0, timeZone)
     : isDate(body.to) ? epochAt(addDays(body.to, 1), 0, timeZone) : Date.parse(body.to);
-  if (end <= start) throw invalid('to must be after from', [{ path: 'body.to', message: 'must be after from' }]);
-  const dates = (Date.parse(localDate(end - 1, timeZone)) - Date.parse(localDate(start, timeZone))) / 86_400_000 + 1;
-  if (dates > PLANNER_LIMITS.maxDays) {
+  if (end < start) throw invalid('to must not be before from', [{ path: 'body.to', message: 'must not be before from' }]);
+  // maxDays whole days (dates: the last one included), and the hour a change of clocks may add.
+  if (end - start > PLANNER_LIMITS.maxDays * 86_400_000 + 3_600_000) {
     throw invalid(`A plan covers at most ${PLANNER_LIMITS.maxDays} days`, [{ path: 'body.to', message: `at most ${PLANNER_LIMITS.maxDays} days after from` }]);
   }
   return { start, end };
@@ -116,6 +116,8 @@ export async function plan(
   const owner = await sources.owner(userId);
   if (!owner) throw notFound('User');
   const range = planRange(body, owner.timeZone, now);
+  const answer = { kind: body.kind, timeZone: owner.timeZone, from: iso(range.start), to: iso(range.end) };
+  if (range.end === range.start) return { ...answer, blocks: [], unplaced: [] };
   const rules: Rules = { workingHours: null, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now };
   const found = await computeFor(sources, userId, owner, range, rules);
   const board = boardOf(found, range, owner.timeZone, now);
@@ -127,8 +129,5 @@ export async function plan(
       plannedMinutes: taskMinutes(found, range, now),
     })
     : await goalsPlan(models, userId, body.ids, board, owner);
-  return {
-    kind: body.kind, timeZone: owner.timeZone, from: iso(range.start), to: iso(range.end),
-    blocks: result.blocks.map(blockView), unplaced: result.unplaced,
-  };
+  return { ...answer, blocks: result.blocks.map(blockView), unplaced: result.unplaced };
 }

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
 import { findOperation } from '../../contracts/operation';
-import { ROUTINE_LIMITS, routineOperations, type ListRoutinesQuery, type ConflictsQuery, type InstancesQuery } from '../../contracts/routines';
+import { routineOperations, type ListRoutinesQuery, type ConflictsQuery, type InstancesQuery } from '../../contracts/routines';
 import { ROUTINES } from '../../projections/routines.projection';
 import type { AppContext } from '../../services/app-context';
-import { invalid, notFound } from '../../services/errors';
+import { notFound } from '../../services/errors';
 import { etagOf } from '../../services/http/etag';
 import { route } from '../../services/http/route';
 import { routinesAsOf } from '../../services/history/as-of';
 import { pastInstant } from '../../services/history/time-travel';
-import { daysBetween, localDate } from '../../services/time/local-time';
+import { localDate } from '../../services/time/local-time';
 import { readModelSources } from '../availability/sources';
 import { AnswerCache } from '../shared/answer-cache';
 import { routineConflicts } from './conflicts';
@@ -30,13 +30,7 @@ export function routinesReadRoutes(app: AppContext) {
     })),
 
     route<unknown, z.infer<typeof InstancesQuery>>(operation('get', '/routines/instances'), async ({ query, principal }) => {
-      const span = daysBetween(query.from, query.to);
-      if (span < 0) throw invalid('to must not be before from', [{ path: 'query.to', message: 'must not be before from' }]);
-      if (span >= ROUTINE_LIMITS.instanceDays) {
-        throw invalid(`At most ${ROUTINE_LIMITS.instanceDays} dates at once`, [
-          { path: 'query.to', message: `at most ${ROUTINE_LIMITS.instanceDays - 1} days after from` },
-        ]);
-      }
+      // Order and span (at most ROUTINE_LIMITS.instanceDays dates) are checked with the query (`laterThan`).
       const userId = principal!.userId;
       const position = await app.watermarks.position(ROUTINES);
       const timeZone = await timeZoneOf(app.readModels, userId);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The operator and analyst CLI (`npx calendar-service …`, `npm run cli -- …`). Exit codes: 0 done, 1 failed,
- * 2 usage (unknown command or option, a bad value, options that do not go together). Results go to stdout; progress
- * bars and messages to stderr.
+ * 2 usage (unknown command or option, a bad value, options that do not go together), each failure one line on stderr.
+ * Results go to stdout; progress bars and messages to stderr.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +10,11 @@ import { Command, CommanderError } from 'commander';
 import { UsageError } from './context';
 import { eventsCommands } from './events';
 import { projectionsCommands } from './projections';
+import { stateCommands } from './state';
+import { usersCommands } from './users';
 
 /** Each group registers its commands on the program: a new group is one module and one line here. */
-const COMMAND_GROUPS: ReadonlyArray<(program: Command) => void> = [eventsCommands, projectionsCommands];
+const COMMAND_GROUPS: ReadonlyArray<(program: Command) => void> = [eventsCommands, projectionsCommands, stateCommands, usersCommands];
 
 const USAGE = 2;
 
@@ -33,13 +35,12 @@ export function buildProgram(): Command {
   const program = new Command('calendar-service')
     .description(
       'Operate and analyse the calendar service: export, query and replay its event log; follow and rebuild ' +
-        'projections.\nReads the configuration from the environment, as the service does (DATA_DIR, ' +
+        'projections; read any state as it was at an instant; erase a user.\nReads the configuration from the environment, as the service does (DATA_DIR, ' +
         'EVENTSTORE_URL, MONGO_URL, KAFKA_BROKERS, ADMIN_TOKEN, ADMIN_URL).',
     )
     .version(packageVersion())
     .option('--progress', 'show progress bars on stderr even when it is not a terminal')
     .option('--no-progress', 'never show progress bars')
-    .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   for (const register of COMMAND_GROUPS) register(program);
   return program;
@@ -56,7 +57,7 @@ async function main(argv: string[]): Promise<void> {
       // commander printed the message (or the help/version) already
       process.exitCode = err.exitCode === 0 ? 0 : USAGE;
     } else if (err instanceof UsageError) {
-      process.stderr.write(`error: ${err.message}\n(add --help for usage)\n`);
+      process.stderr.write(`error: ${err.message}\n`);
       process.exitCode = USAGE;
     } else {
       process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -20,15 +20,14 @@ import { goalsDecider } from '../../write-api/goals/goals.decider';
 import { routinesDecider, routinesStream } from '../../write-api/routines/routines.decider';
 import { scheduleDecider, scheduleStream } from '../../write-api/schedule/schedule.decider';
 import { tasksDecider, tasksStream } from '../../write-api/tasks/tasks.decider';
-import type { AppContext } from '../app-context';
 import type { Decider } from '../commands/decider';
 import { invalid } from '../errors';
-import { answerAsOf, historyUpTo, replay } from './time-travel';
+import { answerAsOf, historyUpTo, replay, type HistoryReader } from './time-travel';
 
 /** Boards (owners' task streams) a caller's assigned tasks are read from, at most. */
 const MAX_BOARDS = 50;
 
-export async function eventsAsOf(app: AppContext, userId: string, instant: string, page: EventsPageQuery): Promise<Buffer> {
+export async function eventsAsOf(app: HistoryReader, userId: string, instant: string, page: EventsPageQuery): Promise<Buffer> {
   const memberships = await (await app.readModels.docs(SCHEDULE))('memberships').find({ userId });
   const streams = memberships.map((m) => scheduleStream(m.spaceId as string));
   return answerAsOf(app, scheduleProjection, streams, instant, (models) => eventsPage(models, userId, page), { memberships });
@@ -41,12 +40,12 @@ async function boardsOf(models: ReadModels, userId: string): Promise<string[]> {
   return [userId, ...owners].map(tasksStream);
 }
 
-export async function tasksAsOf(app: AppContext, userId: string, instant: string, query: ListTasksQuery) {
+export async function tasksAsOf(app: HistoryReader, userId: string, instant: string, query: ListTasksQuery) {
   const streams = await boardsOf(app.readModels, userId);
   return answerAsOf(app, tasksProjection, streams, instant, (models) => taskPage(models, userId, query));
 }
 
-export async function routinesAsOf(app: AppContext, userId: string, instant: string, query: PageQuery) {
+export async function routinesAsOf(app: HistoryReader, userId: string, instant: string, query: PageQuery) {
   return answerAsOf(app, routinesProjection, [routinesStream(userId)], instant, (models) => routinesPage(models, userId, query));
 }
 
@@ -121,7 +120,7 @@ export interface StateAsOf {
  *   - `what` a read model (`events`, `tasks`, `routines`) and `id` an item id: the item's document as its projection
  *     had it then (null before it existed), from the stream that holds it now.
  */
-export async function stateAsOf(app: AppContext, what: string, id: string, instant: string): Promise<StateAsOf> {
+export async function stateAsOf(app: HistoryReader, what: string, id: string, instant: string): Promise<StateAsOf> {
   const asOf = new Date(instant).toISOString();
   if (what === 'stream') {
     const found = DECIDERS.find(([prefix]) => id.startsWith(prefix));

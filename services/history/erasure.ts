@@ -26,7 +26,10 @@ export interface Erased {
   position: number;
 }
 
-export async function eraseUser(app: AppContext, userId: string): Promise<Erased> {
+/** What erasing needs: the API's context, or the CLI's (services/cli/operator-context.ts). */
+export type Eraser = Pick<AppContext, 'events' | 'store' | 'userKeys' | 'commands'>;
+
+export async function eraseUser(app: Eraser, userId: string): Promise<Erased> {
   const keyDoc = await app.store.collection(USER_KEYS).get(userId);
   if (!keyDoc) throw notFound('User');
   const erasedAt = (keyDoc.erasedAt as string | undefined) ?? new Date().toISOString();

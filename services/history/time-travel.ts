@@ -19,6 +19,9 @@ import { erasable } from './erasable-projection';
 
 export const MAX_REPLAYED_EVENTS = 20_000;
 
+/** What reading the past needs: the decoded log and the read models (the API's context, or the CLI's). */
+export type HistoryReader = Pick<AppContext, 'events' | 'readModels'>;
+
 /** The instant of an `asOf` query: 400 when it lies in the future. */
 export function pastInstant(asOf: string, path = 'query.asOf'): string {
   const at = Date.parse(asOf);
@@ -27,7 +30,7 @@ export function pastInstant(asOf: string, path = 'query.asOf'): string {
 }
 
 /** Events of these streams that occurred at or before `instant`, in log order; refused beyond the bound. */
-export async function historyUpTo(app: AppContext, streams: readonly string[], instant: string, max = MAX_REPLAYED_EVENTS): Promise<RecordedEvent[]> {
+export async function historyUpTo(app: HistoryReader, streams: readonly string[], instant: string, max = MAX_REPLAYED_EVENTS): Promise<RecordedEvent[]> {
   const out: RecordedEvent[] = [];
   for (const stream of streams) {
     const room = max - out.length;
@@ -82,7 +85,7 @@ export async function replay(projection: Projection, events: RecordedEvent[], se
 
 /** Runs `answer` on the read models as the streams' history up to `instant` leaves them. */
 export async function answerAsOf<T>(
-  app: AppContext,
+  app: HistoryReader,
   projection: Projection,
   streams: readonly string[],
   instant: string,

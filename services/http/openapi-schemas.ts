@@ -4,6 +4,7 @@
  * components.schemas and are referenced.
  */
 import { z } from 'zod';
+import { documentedShapeOf } from '../../contracts/common';
 
 export type Side = 'input' | 'output';
 type Json = Record<string, unknown>;
@@ -35,13 +36,27 @@ function keepExamples(ctx: { zodSchema: unknown; jsonSchema: Json }): void {
   if (examples && !ctx.jsonSchema.examples) ctx.jsonSchema.examples = examples;
 }
 
+/** A schema published as another shape (`documentedAs`) takes that shape's JSON Schema, keeping its own annotations. */
+function documentedShape(ctx: { zodSchema: unknown; jsonSchema: Json }, side: Side): void {
+  const shape = documentedShapeOf(ctx.zodSchema as z.ZodType);
+  if (!shape) return;
+  const { $schema: _s, ...json } = z.toJSONSchema(shape, { target: 'draft-2020-12', unrepresentable: 'any', io: side, override: overrides[side] }) as Json;
+  const { description, examples } = ctx.jsonSchema;
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, json, description === undefined ? {} : { description }, examples === undefined ? {} : { examples });
+}
+
 const overrides: Record<Side, (ctx: { zodSchema: unknown; jsonSchema: Json }) => void> = {
   input: (ctx) => {
+    documentedShape(ctx, 'input');
     openObjects(ctx);
     defaultInWords(ctx);
     keepExamples(ctx);
   },
-  output: openObjects,
+  output: (ctx) => {
+    documentedShape(ctx, 'output');
+    openObjects(ctx);
+  },
 };
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });

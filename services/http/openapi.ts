@@ -65,7 +65,11 @@ function parameters(op: Operation, schemas: SchemaComponents) {
 function requestBody(op: Operation, body: z.ZodType, schemas: SchemaComponents) {
   const schema = schemas.convert(body, 'input');
   const target = typeof schema.$ref === 'string' ? schemas.schemas[schema.$ref.split('/').pop()!] : schema;
-  if (refusesUnknownFields(body)) target.additionalProperties = false;
+  // A body published as cases (`documentedAs`) closes each case: at the root, `additionalProperties` would see no
+  // `properties` and refuse every field.
+  const anyOf = target.anyOf as Array<Record<string, unknown>> | undefined;
+  const cases = anyOf?.every((c) => c.properties) ? anyOf : [target];
+  if (refusesUnknownFields(body)) for (const c of cases) c.additionalProperties = false;
   if (patchNeedsAField(op)) target.minProperties = 1;
   const content = Object.fromEntries((op.bodyContentTypes ?? ['application/json']).map((type) => [type, { schema }]));
   return { required: !op.bodyOptional, content };

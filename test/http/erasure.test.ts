@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
 import { REGISTRY } from '../../projections/watermarks';
-import { type Client, request, signUp, useTestService, type TestService } from '../support/service';
+import { ok, request, signUp, type TestService, useTestService } from '../support/service';
 
 const ADMIN_TOKEN = 'erasure-admin-token';
 let svc: TestService;
@@ -15,12 +15,6 @@ useTestService((started) => ((svc = started), (base = started.base)), { ADMIN_TO
 
 const admin = (path: string, token = ADMIN_TOKEN) =>
   request(base.replace('/api/v1', ''), 'POST', `/admin${path}`, undefined, { authorization: `Bearer ${token}` });
-
-async function ok(c: Client, method: string, path: string, body?: unknown) {
-  const res = await c.call(method, path, body);
-  expect(res.status).toBeLessThan(300);
-  return res.body;
-}
 
 const SECRET = `Ada's dentist appointment ${randomUUID()}`;
 

@@ -153,12 +153,12 @@ describe('PUT /routines/periods/{periodId}/days/{date}', () => {
     expect(back.body.instance).toMatchObject({ status: 'done', startMinute: 420, endMinute: 465, moved: false });
   });
 
-  it('refuses times outside the window (400) and any move of a period that cannot move (409), writing nothing', async () => {
+  it('refuses times outside the window and any move of a period that cannot move (409), writing nothing', async () => {
     const c = await signUp(base);
     const r = await routine(c, { periods: [run, read] });
     const [runId, readId] = r.periods.map((p: { id: string }) => p.id);
-    expectInvalid(await setDay(c, runId, MONDAY, { status: 'done', startMinute: 300, endMinute: 345 }), 'body.startMinute');
-    expectInvalid(await setDay(c, runId, MONDAY, { status: null, startMinute: 500, endMinute: 560 }), 'body.startMinute');
+    expectError(await setDay(c, runId, MONDAY, { status: 'done', startMinute: 300, endMinute: 345 }), 409, 'outside_window');
+    expectError(await setDay(c, runId, MONDAY, { status: null, startMinute: 500, endMinute: 560 }), 409, 'outside_window');
     expectError(await setDay(c, readId, MONDAY, { status: 'done', startMinute: 1200, endMinute: 1230 }), 409, 'period_not_movable');
     const list = (await instances(c, MONDAY, MONDAY)).instances;
     expect(list.map((i) => [i.status, i.moved])).toEqual([[null, false], [null, false]]);

@@ -134,7 +134,7 @@ describe('validation: 400 invalid_request with details.issues, nothing written',
     ['a fractional minute', bad({ startMinute: 420.5 }), 'body.periods.0.startMinute'],
     ['end equal to start', bad({ endMinute: 420 }), 'body.periods.0.endMinute'],
     ['end before start', bad({ startMinute: 500, endMinute: 450 }), 'body.periods.0.endMinute'],
-    ['a window starting after the period', bad({ windowStartMinute: 430 }), 'body.periods.0.windowStartMinute'],
+    ['a window starting after the period (the start is then before it)', bad({ windowStartMinute: 430 }), 'body.periods.0.startMinute'],
     ['a window ending before the period', bad({ windowEndMinute: 460 }), 'body.periods.0.windowEndMinute'],
     ['an unknown priority', bad({ priority: 'urgent' }), 'body.periods.0.priority'],
     ['canMove that is not a boolean', bad({ canMove: 'yes' }), 'body.periods.0.canMove'],
@@ -158,11 +158,18 @@ describe('validation: 400 invalid_request with details.issues, nothing written',
       [{ isActive: 'no' }, 'body.isActive'],
       [{ periods: [] }, 'body.periods'],
       [{ periods: [period({ endMinute: 400 })] }, 'body.periods.0.endMinute'],
-      [{ periods: [period({ id: randomUUID() })] }, 'body.periods.0.id'],
       [{ periods: [period({ id: p0.id }), period({ id: p0.id, name: 'Again' })] }, 'body.periods'],
-      [{ periods: [{ ...period({ id: p1.id }), items: [{ id: p0.items[0].id, title: 'Stolen' }] }] }, 'body.periods.0.items.0.id'],
     ] as Array<[Record<string, unknown>, string]>) {
       expectInvalid(await c.call('PATCH', `/routines/${r.id}`, body), path);
+    }
+    // Ids this routine does not have: a conflict with its current state.
+    for (const [body, path] of [
+      [{ periods: [period({ id: randomUUID() })] }, 'body.periods.0.id'],
+      [{ periods: [{ ...period({ id: p1.id }), items: [{ id: p0.items[0].id, title: 'Stolen' }] }] }, 'body.periods.0.items.0.id'],
+    ] as Array<[Record<string, unknown>, string]>) {
+      const res = await c.call('PATCH', `/routines/${r.id}`, body);
+      expectError(res, 409, 'unknown_id');
+      expect(res.body.error.details.issues.map((i: { path: string }) => i.path)).toEqual([path]);
     }
     expect((await c.call('GET', `/routines/${r.id}`)).body.routine).toEqual(r);
   });
@@ -184,7 +191,8 @@ describe('hostile input', () => {
     windowStartMinute: (v) => v === null || int(0, 420)(v), windowEndMinute: (v) => v === null || int(465, 1440)(v),
     items: (v) => Array.isArray(v) && v.length === 0,
   };
-  const dayFields: Record<string, (v: unknown) => boolean> = { status: (v) => v === null, startMinute: () => false, endMinute: () => false };
+  // A start of 0 is well-formed but outside this period's window: a conflict (409 outside_window), not bad input.
+  const dayFields: Record<string, (v: unknown) => boolean> = { status: (v) => v === null, startMinute: (v) => v === 0, endMinute: () => false };
 
   it('refuses every hostile value in every field of every routine write with 400, and stores nothing', async () => {
     const c = await signUp(base);

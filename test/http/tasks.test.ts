@@ -95,7 +95,6 @@ describe('POST /tasks and GET /tasks/{id}', () => {
       [{ title: 'x', projectId: 'not-a-uuid' }, 'body.projectId'],
       [{ title: 'x', status: 'done' }, 'body.status'],
       [{ title: 'x', notes: 'n'.repeat(10_001) }, 'body.notes'],
-      [{ title: 'x', assigneeId: randomUUID() }, 'body.assigneeId'],
     ];
     for (const [body, path] of bad) expectInvalid(await c.call('POST', '/tasks', body), path);
     expectInvalid(await c.call('POST', '/tasks', '{"title":'));
@@ -216,9 +215,14 @@ describe('PATCH /tasks/{id}', () => {
     for (const [body, path] of [
       [{ status: 'finished' }, 'body.status'], [{ title: '' }, 'body.title'], [{ owner: 'me' }, 'body.owner'],
       [{ beforeId: other.id, afterId: other.id }, 'body.afterId'], [{ dueAt: 42 }, 'body.dueAt'],
-      [{ assigneeId: randomUUID() }, 'body.assigneeId'], [{ afterId: randomUUID() }, 'body.afterId'], [{ beforeId: task.id }, 'body.beforeId'],
     ] as Array<[Record<string, unknown>, string]>) {
       expectInvalid(await c.call('PATCH', `/tasks/${task.id}`, body), path);
+    }
+    expectNotFound(await c.call('PATCH', `/tasks/${task.id}`, { assigneeId: randomUUID() }));
+    for (const [body, path] of [[{ afterId: randomUUID() }, 'body.afterId'], [{ beforeId: task.id }, 'body.beforeId']] as Array<[Record<string, unknown>, string]>) {
+      const res = await c.call('PATCH', `/tasks/${task.id}`, body);
+      expectError(res, 409, 'unknown_id');
+      expect(res.body.error.details.issues.map((i: { path: string }) => i.path)).toEqual([path]);
     }
     expect((await c.call('GET', `/tasks/${task.id}`)).body.task).toEqual(task);
   });
@@ -332,7 +336,8 @@ describe('assignees', () => {
     const key = await owner.call('POST', '/api-keys', { name: 'test', scopes: ['tasks:write'], environment: 'test' });
     expect(key.status).toBe(201);
     const res = await request(base, 'POST', '/tasks', { title: 'x', assigneeId: helper.userId }, { authorization: `Bearer ${key.body.key}` });
-    expectInvalid(res, 'body.assigneeId');
+    expectNotFound(res);
+    expectNotFound(await owner.call('POST', '/tasks', { title: 'x', assigneeId: '00000000-0000-4000-8000-000000000001' }));
   });
 });
 

@@ -7,27 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../services/errors';
 import { stateAsOf } from '../../services/history/as-of';
 import { historyUpTo } from '../../services/history/time-travel';
-import { type Client, signUp, useTestService, type TestService } from '../support/service';
+import { type Client, instantBetweenWrites, ok, signUp, type TestService, useTestService } from '../support/service';
 
 let svc: TestService;
 let base: string;
 useTestService((started) => ((svc = started), (base = started.base)));
 
 const RANGE = `from=${encodeURIComponent('2031-08-01T00:00:00Z')}&to=${encodeURIComponent('2031-08-08T00:00:00Z')}`;
-
-async function ok(c: Client, method: string, path: string, body?: unknown) {
-  const res = await c.call(method, path, body);
-  expect(res.status).toBeLessThan(300);
-  return res.body;
-}
-
-/** An instant strictly between the writes before and after it. */
-async function instant(): Promise<string> {
-  await new Promise((r) => setTimeout(r, 5));
-  const at = new Date().toISOString();
-  await new Promise((r) => setTimeout(r, 5));
-  return at;
-}
 
 const at = (path: string, asOf: string) => `${path}${path.includes('?') ? '&' : '?'}asOf=${encodeURIComponent(asOf)}`;
 const titles = async (c: Client, path: string, key: string, field = 'title') =>
@@ -41,13 +27,13 @@ describe('asOf on list reads', () => {
   });
 
   it('GET /events: before, between and after a create, a rename and a cancel', async () => {
-    const t0 = await instant();
+    const t0 = await instantBetweenWrites();
     const event = (await ok(ada, 'POST', '/events', { title: 'Draft', startsAt: '2031-08-04T09:00:00Z', endsAt: '2031-08-04T10:00:00Z' })).event;
-    const t1 = await instant();
+    const t1 = await instantBetweenWrites();
     await ok(ada, 'PATCH', `/events/${event.id}`, { title: 'Final' });
-    const t2 = await instant();
+    const t2 = await instantBetweenWrites();
     await ok(ada, 'DELETE', `/events/${event.id}`);
-    const t3 = await instant();
+    const t3 = await instantBetweenWrites();
 
     expect(await titles(ada, at(`/events?${RANGE}`, t0), 'events')).toEqual([]);
     expect(await titles(ada, at(`/events?${RANGE}`, t1), 'events')).toEqual(['Draft']);
@@ -67,13 +53,13 @@ describe('asOf on list reads', () => {
   });
 
   it('GET /tasks: the owner\'s board and the boards that assigned the caller a task', async () => {
-    const t0 = await instant();
+    const t0 = await instantBetweenWrites();
     const task = (await ok(ada, 'POST', '/tasks', { title: 'Write report', assigneeId: bob.userId })).task;
-    const t1 = await instant();
+    const t1 = await instantBetweenWrites();
     await ok(ada, 'PATCH', `/tasks/${task.id}`, { title: 'Write the Q3 report' });
-    const t2 = await instant();
+    const t2 = await instantBetweenWrites();
     await ok(ada, 'DELETE', `/tasks/${task.id}`);
-    const t3 = await instant();
+    const t3 = await instantBetweenWrites();
 
     for (const c of [ada, bob]) {
       expect(await titles(c, at('/tasks', t0), 'tasks')).toEqual([]);
@@ -87,15 +73,15 @@ describe('asOf on list reads', () => {
   });
 
   it('GET /routines: created, renamed, deleted', async () => {
-    const t0 = await instant();
+    const t0 = await instantBetweenWrites();
     const routine = (await ok(ada, 'POST', '/routines', {
       name: 'Mornings', days: [1, 2, 3], periods: [{ name: 'Run', startMinute: 420, endMinute: 480, items: [{ title: 'Stretch' }] }],
     })).routine;
-    const t1 = await instant();
+    const t1 = await instantBetweenWrites();
     await ok(ada, 'PATCH', `/routines/${routine.id}`, { name: 'Early mornings' });
-    const t2 = await instant();
+    const t2 = await instantBetweenWrites();
     await ok(ada, 'DELETE', `/routines/${routine.id}`);
-    const t3 = await instant();
+    const t3 = await instantBetweenWrites();
 
     expect(await titles(ada, at('/routines', t0), 'routines', 'name')).toEqual([]);
     expect(await titles(ada, at('/routines', t1), 'routines', 'name')).toEqual(['Mornings']);

@@ -6,8 +6,10 @@ valid are touched; cases meant to be invalid are left as generated.
   after (or onto) the earlier one when out of order, in nested objects and arrays too. A case that sets only one of
   the two (a partial update) gets the other too, since the server compares it with the stored one.
 - `x-weekday` on a date (ISO, 1 = Monday): the date moves back to that weekday.
+- `x-not-in-future` on a date-time: a later one becomes an hour ago.
 - `x-issued-by-server` (page tokens): only the server mints valid values, so valid cases leave the field out.
 - `x-checked-by-server` (RRULEs): the rule is richer than the schema, so valid cases take one of the `examples`.
+- A body published as cases (`anyOf` of objects told apart by `const` or `enum` fields) is fixed along its case.
 - The authorization endpoint's `client_id` and `redirect_uri` are those of an application run.sh registered
   (SCHEMATHESIS_CLIENT_ID, SCHEMATHESIS_REDIRECT_URI): an unknown client is refused by design.
 """
@@ -102,9 +104,11 @@ def put_in_order(values, field, earlier, strict, max_days, props):
     if not isinstance(later_value, str) or not isinstance(earlier_value, str):
         return
     start, end = as_time(earlier_value), as_time(later_value)
-    if start is None or end is None or type(start[0]) is not type(end[0]):
+    if start is None or end is None:
         return
     (start, step, render), end = start, end[0]
+    if type(start) is not type(end):  # a date and a date-time: the later one takes the earlier one's kind
+        end = start - step
     too_far = max_days is not None and end - start > timedelta(days=max_days)
     if end > start and not too_far or (not strict and end == start):
         return
@@ -112,6 +116,16 @@ def put_in_order(values, field, earlier, strict, max_days, props):
         values[field] = render(start + (step if strict else timedelta(0)))
     except OverflowError:
         values[earlier] = render(end - step)
+
+
+def matching_branch(values, schema):
+    """The object case of an anyOf/oneOf whose fixed fields (`const`, `enum`) the value holds, if any."""
+    for branch in map(resolve, schema.get("anyOf", []) + schema.get("oneOf", [])):
+        fixed = {name: s for name, s in branch.get("properties", {}).items() if "const" in s or "enum" in s}
+        if fixed and all(name in values and (values[name] == s.get("const") if "const" in s else values[name] in s["enum"])
+                         for name, s in fixed.items()):
+            return branch
+    return None
 
 
 def make_valid(values, schema, path, depth=0):
@@ -123,6 +137,11 @@ def make_valid(values, schema, path, depth=0):
             make_valid(item, resolve(schema.get("items")), path, depth + 1)
         return
     if not isinstance(values, dict):
+        return
+    if "properties" not in schema:
+        branch = matching_branch(values, schema)
+        if branch is not None:
+            make_valid(values, branch, path, depth + 1)
         return
     props = {name: flat(s) for name, s in schema.get("properties", {}).items()}
     for name, s in props.items():
@@ -136,6 +155,11 @@ def make_valid(values, schema, path, depth=0):
                 values[name] = (day - timedelta(days=(day.isoweekday() - s["x-weekday"]) % 7)).isoformat()
             except OverflowError:
                 values[name] = (day + timedelta(days=(s["x-weekday"] - day.isoweekday()) % 7)).isoformat()
+        elif s.get("x-not-in-future") and isinstance(values.get(name), str) and as_time(values[name]):
+            moment = as_time(values[name])[0]
+            now = datetime.now(moment.tzinfo)
+            if moment > now - timedelta(minutes=1):
+                values[name] = (now - timedelta(hours=1)).isoformat()
         elif s.get("x-checked-by-server") and isinstance(values.get(name), str) and values[name] not in s["examples"]:
             values[name] = random.choice(s["examples"])
     if path == "/oauth/authorize":

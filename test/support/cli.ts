@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { schemaVersionOf } from '../../contracts/domain-events';
+import type { Config } from '../../services/config';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
 import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
@@ -22,9 +23,12 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** Runs the CLI with `input` as its whole stdin (none by default: stdin ends at once). */
+export function runCli(args: string[], env: Record<string, string> = {}, input = ''): Promise<CliRun> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !INHERITED_OUT.includes(k)));
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.on('error', () => undefined); // the child may exit before reading it
+  child.stdin.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -65,6 +69,12 @@ export async function seedLog(events: readonly SeedEvent[]): Promise<{ dataDir: 
   } finally {
     await store.close();
   }
+}
+
+/** The store variables a test service was started with, for a CLI run on the same stores. */
+export function storesEnv(config: Config): Record<string, string> {
+  const vars = { DATA_DIR: config.DATA_DIR, EVENTSTORE_URL: config.EVENTSTORE_URL, MONGO_URL: config.MONGO_URL, MONGO_DB: config.MONGO_DB };
+  return Object.fromEntries(Object.entries(vars).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 export const ndjson = (text: string): RecordedEvent[] => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));

@@ -74,6 +74,21 @@ export async function signUp(base: string, overrides: Record<string, unknown> = 
   };
 }
 
+/** The body of a call that must succeed (2xx). */
+export async function ok(c: Client, method: string, path: string, body?: unknown) {
+  const res = await c.call(method, path, body);
+  expect(res.status).toBeLessThan(300);
+  return res.body;
+}
+
+/** An instant strictly between the writes before and after it (time travel tests). */
+export async function instantBetweenWrites(): Promise<string> {
+  await new Promise((r) => setTimeout(r, 5));
+  const at = new Date().toISOString();
+  await new Promise((r) => setTimeout(r, 5));
+  return at;
+}
+
 /** One service for the file and a user signed up on it; both are there once the file's tests run. */
 export function useServiceWithUser(): { base: string; user: Client } {
   const started = {} as { base: string; user: Client };

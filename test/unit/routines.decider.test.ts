@@ -111,11 +111,11 @@ describe('routines decider: updating and deleting', () => {
   it('refuses a period id or item id that is not this routine\'s', () => {
     const err = given(routinesDecider, [base])
       .when(update({ periods: [{ id: '33333333-3333-4333-8333-333333333333', name: 'X', startMinute: 1, endMinute: 2 }] }))
-      .thenThrows('invalid_request');
+      .thenThrows('unknown_id');
     expect(err.details).toEqual({ issues: [{ path: 'body.periods.0.id', message: 'not a period of this routine' }] });
     given(routinesDecider, [base])
       .when(update({ periods: [{ id: read.id, name: 'Read', startMinute: 1260, endMinute: 1290, items: [{ id: stretch.id, title: 'x' }] }] }))
-      .thenThrows('invalid_request');
+      .thenThrows('unknown_id');
   });
 
   it('checks If-Match versions and refuses unknown or deleted routines', () => {
@@ -182,8 +182,8 @@ describe('routines decider: a period on a date (section 3)', () => {
   });
 
   it('refuses times outside the window, and any move of a period that cannot move', () => {
-    given(routinesDecider, [base]).when(setDay({ status: null, startMinute: 300, endMinute: 345 })).thenThrows('invalid_request');
-    given(routinesDecider, [base]).when(setDay({ status: null, startMinute: 500, endMinute: 600 })).thenThrows('invalid_request');
+    given(routinesDecider, [base]).when(setDay({ status: null, startMinute: 300, endMinute: 345 })).thenThrows('outside_window');
+    given(routinesDecider, [base]).when(setDay({ status: null, startMinute: 500, endMinute: 600 })).thenThrows('outside_window');
     given(routinesDecider, [base]).when(setDay({ status: 'done', startMinute: 1200, endMinute: 1230 }, read.id)).thenThrows('period_not_movable');
     given(routinesDecider, [base]).when(setDay({ status: 'done', startMinute: 1260, endMinute: 1290 }, read.id)).then([{ type: 'routine.period.completed' }]);
   });

@@ -231,9 +231,9 @@ describe('tasks decider: moving tasks', () => {
   });
 
   it('refuses an anchor that is not another task of the target list', () => {
-    given(tasksDecider, ranked).when(update(T1, { anchor: { beforeId: T1 } })).thenThrows('invalid_request');
-    given(tasksDecider, ranked).when(update(T1, { anchor: { afterId: uuid(99) } })).thenThrows('invalid_request');
-    given(tasksDecider, ranked).when(update(T1, { place: { listId: L2 }, anchor: { afterId: T2 } })).thenThrows('invalid_request');
+    given(tasksDecider, ranked).when(update(T1, { anchor: { beforeId: T1 } })).thenThrows('unknown_id');
+    given(tasksDecider, ranked).when(update(T1, { anchor: { afterId: uuid(99) } })).thenThrows('unknown_id');
+    given(tasksDecider, ranked).when(update(T1, { place: { listId: L2 }, anchor: { afterId: T2 } })).thenThrows('unknown_id');
   });
 
   it('spreads the whole list again when no short rank fits, and the moved task lands where asked', () => {

@@ -4,7 +4,7 @@
  */
 import { MAX_MEETING_TYPES, type MeetingType } from '../../contracts/bookings';
 import type { Decider } from '../../services/commands/decider';
-import { conflict, invalid } from '../../services/errors';
+import { conflict } from '../../services/errors';
 import { collectionDecider, type CollectionCommand, type CollectionEvent, type CollectionState } from '../shared/collection.decider';
 
 export type MeetingTypeFields = Omit<MeetingType, 'id' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'version'>;
@@ -19,11 +19,6 @@ const collection = collectionDecider<'meeting_type', MeetingType, MeetingTypeFie
   limit: MAX_MEETING_TYPES,
   limitCode: 'meeting_type_limit_reached',
   create: (id, fields, now) => ({ id, ...fields, createdAt: now, updatedAt: now, deletedAt: null, version: 1 }),
-  check(type) {
-    if (!type.hours.some((h) => h.endMinute - h.startMinute >= type.durationMinutes)) {
-      throw invalid('No entry of hours is long enough for durationMinutes', [{ path: 'body.hours', message: 'no entry is long enough for durationMinutes' }]);
-    }
-  },
 });
 
 function requireFreeSlug(command: Command, state: State): void {

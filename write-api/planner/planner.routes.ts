@@ -4,6 +4,7 @@
  */
 import { findOperation } from '../../contracts/operation';
 import { plannerOperations, type ApplyBlock, type ApplyBody } from '../../contracts/planner';
+import { refuseOverlappingBlocks } from './overlaps';
 import { ownGoal } from '../../read-api/goals/goals.queries';
 import { visibleTask } from '../../read-api/tasks/tasks.queries';
 import type { AppContext } from '../../services/app-context';
@@ -37,6 +38,7 @@ export function plannerWriteRoutes(app: AppContext) {
 
   return [
     route<ApplyBody>(findOperation(plannerOperations, 'post', '/planner/apply'), async (input) => {
+      refuseOverlappingBlocks(input.body.blocks);
       const userId = input.principal!.userId;
       const me = (await app.commands.load(userStream(userId), userDecider)).state.user!;
       const titles = await linkedTitles(userId, input.body.blocks);

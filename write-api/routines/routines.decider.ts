@@ -75,7 +75,7 @@ function replacePeriods(current: RoutinePeriod[], input: RoutinePeriodPatch[], i
   const byId = new Map(current.map((p) => [p.id, p]));
   const taken = new Set(input.flatMap((p) => (p.id ? [p.id] : [])));
   input.forEach((p, i) => {
-    if (p.id && !byId.has(p.id)) throw invalid('A period id is not one of this routine', [{ path: `body.periods.${i}.id`, message: 'not a period of this routine' }]);
+    if (p.id && !byId.has(p.id)) throw unknownId('A period id is not one of this routine', `body.periods.${i}.id`, 'not a period of this routine');
   });
   return input.map((p, i) => {
     let old = p.id ? byId.get(p.id) : undefined;
@@ -87,6 +87,13 @@ function replacePeriods(current: RoutinePeriod[], input: RoutinePeriodPatch[], i
   });
 }
 
+/**
+ * Ids that are well-formed but name nothing of this routine: the routine changed since the client read it (or never
+ * had them), so it is a conflict with its current state (409 `unknown_id`), not malformed input.
+ */
+const unknownId = (message: string, path: string, issue: string) =>
+  conflict('unknown_id', `${message}: read the routine again`, { issues: [{ path, message: issue }] });
+
 function keptItemIds(old: RoutinePeriod | undefined, p: RoutinePeriodPatch, periodIndex: number): Array<string | undefined> {
   const items = p.items ?? [];
   const oldIds = new Set(old?.items.map((x) => x.id));
@@ -94,7 +101,7 @@ function keptItemIds(old: RoutinePeriod | undefined, p: RoutinePeriodPatch, peri
   items.forEach((item, j) => {
     if (!item.id) return;
     const path = `body.periods.${periodIndex}.items.${j}.id`;
-    if (!oldIds.has(item.id)) throw invalid('An item id is not one of this period', [{ path, message: 'not an item of this period' }]);
+    if (!oldIds.has(item.id)) throw unknownId('An item id is not one of this period', path, 'not an item of this period');
     if (taken.has(item.id)) throw invalid('An item id is given twice', [{ path, message: 'given twice' }]);
     taken.add(item.id);
   });
@@ -136,9 +143,9 @@ function setPeriodDay(state: RoutinesState, c: Extract<RoutineCommand, { type: '
     if (target.startMinute !== day.startMinute || target.endMinute !== day.endMinute) {
       if (!period.canMove) throw conflict('period_not_movable', 'This period cannot move (canMove is false)');
       if (c.day.startMinute < (period.windowStartMinute ?? 0) || c.day.endMinute > (period.windowEndMinute ?? 1440)) {
-        throw invalid('The times must lie inside the period\'s window', [
-          { path: 'body.startMinute', message: `must lie inside the window ${period.windowStartMinute ?? 0}-${period.windowEndMinute ?? 1440}` },
-        ]);
+        throw conflict('outside_window', 'The times must lie inside the period\'s window', {
+          issues: [{ path: 'body.startMinute', message: `must lie inside the window ${period.windowStartMinute ?? 0}-${period.windowEndMinute ?? 1440}` }],
+        });
       }
       events.push({ type: 'routine.period.moved', data: { ...ref, ...target } });
     }

@@ -132,7 +132,8 @@ function placeIn(state: TasksState, command: Common, taskId: string, scope: stri
     others = ordered(state, scope, taskId);
     const [field, id] = 'beforeId' in anchor ? ['beforeId', anchor.beforeId] : ['afterId', anchor.afterId];
     const at = others.findIndex((t) => t.id === id);
-    if (at < 0) throw invalid(`${field} is not another task of the same list`, [{ path: `body.${field}`, message: 'must be another task of the same list' }]);
+    // A well-formed id that names no other task of this list: a conflict with the list as it is now.
+    if (at < 0) throw conflict('unknown_id', `${field} is not another task of the same list`, { issues: [{ path: `body.${field}`, message: 'must be another task of the same list' }] });
     index = field === 'beforeId' ? at : at + 1;
     rank = rankBetween(others[index - 1]?.rank ?? null, others[index]?.rank ?? null);
   }

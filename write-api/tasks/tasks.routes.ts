@@ -2,7 +2,7 @@ import { findOperation } from '../../contracts/operation';
 import { taskOperations, type CreateTaskBody, type Task, type UpdateTaskBody } from '../../contracts/tasks';
 import { visibleTask } from '../../read-api/tasks/tasks.queries';
 import type { AppContext } from '../../services/app-context';
-import { invalid, notFound } from '../../services/errors';
+import { notFound } from '../../services/errors';
 import type { Principal } from '../../services/http/principal';
 import { route } from '../../services/http/route';
 import { deterministicUuid } from '../../services/ids';
@@ -19,12 +19,15 @@ const iso = (instant: string | null) => (instant === null ? null : new Date(inst
 export function tasksWriteRoutes(app: AppContext) {
   const commands = board(app);
 
-  /** An assignee is a user of the caller's environment (test keys never reach live people, nor live keys test accounts). */
+  /**
+   * An assignee is a user of the caller's environment (test keys never reach live people, nor live keys test accounts);
+   * any other id names nobody the caller can reach: 404, as for a project or list.
+   */
   const checkAssignee = async (principal: Principal, assigneeId: string | null | undefined) => {
     if (!assigneeId) return;
     const user = (await app.commands.load(userStream(assigneeId), userDecider)).state.user;
     if (!user || isTestAccountEmail(user.email) !== (principal.environment === 'test')) {
-      throw invalid('assigneeId is not a user', [{ path: 'body.assigneeId', message: 'must be an existing user' }]);
+      throw notFound('Assignee (assigneeId)');
     }
   };
 
