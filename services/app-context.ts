@@ -8,6 +8,7 @@ import type { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import type { EventCodec } from './eventstore/decoding-event-store';
 import type { EventStore } from './eventstore/event-store.port';
+import type { Metrics } from './http/metrics';
 import type { Keyring } from './keyring';
 import type { UserKeys } from './eventstore/user-keys';
 import type { ReadStore } from './readstore/read-store.port';
@@ -34,4 +35,6 @@ export interface AppContext {
   claimSecret: string;
   /** Names of the projections reads depend on (waited for by X-Calendar-Min-Position). */
   projectionNames: readonly string[];
+  /** This process's Prometheus instruments (services/http/metrics.ts). */
+  metrics: Metrics;
 }

@@ -19,7 +19,6 @@ import { eventTypesProjection } from '../projections/event-types.projection';
 import { focusProjection } from '../projections/focus.projection';
 import { goalsProjection } from '../projections/goals.projection';
 import { insightsProjection } from '../projections/insights.projection';
-import { projectionHealth, readinessProblems } from '../projections/health';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
 import { bookingPages } from '../read-api/bookings/page/booking-page';
@@ -47,7 +46,12 @@ import { startMailConsumer } from './mail/mail-consumer';
 import { outboxSender, smtpSender } from './mail/mail.port';
 import { startPushConsumer } from './push/push-consumer';
 import { PushService } from './push/push-service';
-import { addProjectionMetrics, Metrics } from './http/metrics';
+import { addAutomationMetrics, addDeliveryMetrics, addProjectionMetrics, addRelayMetrics, Metrics } from './http/metrics';
+import { readiness, type Role } from './http/readiness';
+import { startRoleListener } from './http/role-listener';
+import { meteredBus } from './bus/metered-bus';
+import { meteredEventStore } from './eventstore/metered-event-store';
+import { observed } from '../projections/observed-projection';
 import type { ReadStore } from './readstore/read-store.port';
 import { Relay } from './relay/relay';
 import { apiOperations, apiRoutes } from './routes';
@@ -144,16 +148,20 @@ export interface Service {
   server: Server | null;
   /** Where the HTTP server listens (when the api role runs). */
   url: string | null;
+  /** Where /metrics, /healthz and /readyz are served on METRICS_PORT, when it is set. */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
 export async function startService(config: Config, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<Service> {
   const ports = await openPorts(config);
-  const roles = config.ROLE === 'all' ? new Set(['api', 'projector', 'relay', 'dispatcher', 'automations']) : new Set([config.ROLE]);
+  const roles = new Set<Role>(config.ROLE === 'all' ? ['api', 'projector', 'relay', 'dispatcher', 'automations'] : [config.ROLE]);
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
   const keys = await loadKeys(config, ports.store, log);
-  const history = historyStore(ports.events, ports.store);
+  const metrics = new Metrics();
+  const history = historyStore(meteredEventStore(ports.events, metrics, log), ports.store);
   await ensureErasureIndexes(ports.store);
+  const bus = meteredBus(ports.bus, metrics);
   const context: AppContext = {
     config,
     log,
@@ -171,38 +179,41 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     // Not SERVER_SECRET: changing that must only expire sync cursors, never free every claimed email.
     claimSecret: await storedSecret(ports.store, 'claim-secret'),
     projectionNames: PROJECTIONS.map((p) => p.name),
+    metrics,
   };
 
   // Every projection skips redacted events and forgets an erased user's documents (services/history/).
-  const erasables = PROJECTIONS.map((p) => erasable(p, ports.store));
+  const erasables = PROJECTIONS.map((p) => observed(erasable(p, ports.store), metrics, log));
   const runner = roles.has('projector') ? new ProjectionRunner(history.events, ports.store, erasables, watermarks, log) : null;
   await runner?.start();
   // The bus carries events as stored (sealed): its consumers decode them with context.codec.
-  const relay = roles.has('relay') ? new Relay(ports.events, ports.bus, ports.store, config.KAFKA_TOPIC, log) : null;
+  const relay = roles.has('relay') ? new Relay(ports.events, bus, ports.store, config.KAFKA_TOPIC, log) : null;
   await relay?.start();
-  const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, ports.bus) : null;
-  const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, ports.bus, new PushService(config, ports.store)) : null;
+  const dispatcher = roles.has('dispatcher') ? await startDispatcher(context, bus) : null;
+  const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, bus, new PushService(config, ports.store)) : null;
   const mailSender = config.SMTP_URL ? smtpSender(config.SMTP_URL) : outboxSender();
-  const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, ports.bus, mailSender) : null;
-  const automations = roles.has('automations') ? await startAutomationRunner(context, ports.bus) : null;
+  const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, bus, mailSender) : null;
+  const automations = roles.has('automations') ? await startAutomationRunner(context, bus) : null;
+
+  // Each role exports the figures of the work it owns; the api also the projections its reads wait for.
+  if (roles.has('api') || roles.has('projector')) addProjectionMetrics(metrics, context);
+  if (roles.has('relay')) addRelayMetrics(metrics, ports.events, ports.store);
+  if (roles.has('dispatcher')) addDeliveryMetrics(metrics, ports.store);
+  if (roles.has('automations')) addAutomationMetrics(metrics, ports.store);
+  const ready = () => readiness({ ...context, bus: ports.bus }, roles);
+  const roleListener = config.METRICS_PORT === undefined ? null : await startRoleListener(config.METRICS_PORT, config.HOST, metrics, ready, log);
+  const metricsUrl = roleListener ? `http://127.0.0.1:${(roleListener.address() as { port: number }).port}` : null;
 
   let server: Server | null = null;
   let url: string | null = null;
   if (roles.has('api')) {
-    const metrics = new Metrics();
-    addProjectionMetrics(metrics, context);
     const http = createHttpApp(context, {
       metrics,
       routes: apiRoutes(context),
       operations: apiOperations,
       pages: bookingPages(context),
       resolvers: [context.sessions.resolve, context.apiKeys.resolve, context.oauth.accessTokens.resolve],
-      ready: async () => {
-        const health = await projectionHealth(context);
-        const problems = readinessProblems(health, { maxLagSeconds: config.READY_MAX_LAG_SECONDS, maxLagPositions: 1000 });
-        const projections = Object.fromEntries(health.projections.map(({ name, ...p }) => [name, p]));
-        return { ready: problems.length === 0, details: { head: health.head, projections, problems } };
-      },
+      ready,
     });
     server = await new Promise<Server>((resolve, reject) => {
       // Headers up to 256 KB reach the app, so an overlong URL gets our 414 envelope rather than Node's bare 431.
@@ -223,13 +234,13 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     automations,
     server,
     url,
+    metricsUrl,
     /** In order: no new requests (those in flight finish), the roles finish their work, then the clients close. */
     async stop() {
       if (server) await closeHttp(server);
-      await automations?.stop();
-      await pushConsumer?.stop();
-      await mailConsumer?.stop();
-      await dispatcher?.stop();
+      if (roleListener) await closeHttp(roleListener);
+      // The bus consumers are independent: each leaving its group takes a while, so they leave together.
+      await Promise.all([automations?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), dispatcher?.stop()]);
       await relay?.stop();
       await runner?.stop();
       mailSender.close();

@@ -8,6 +8,8 @@ const keys = (min: number) =>
 const Config = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** Where the process also serves /metrics, /healthz and /readyz (every role; the only HTTP of the non-api roles). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATA_DIR: z.string().default('./data'),
   ROLE: z.enum(['all', 'api', 'projector', 'relay', 'dispatcher', 'automations']).default('all'),
   EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, 'must be an esdb:// URL').optional(),

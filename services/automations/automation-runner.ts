@@ -37,7 +37,7 @@ export async function startAutomationRunner(app: AppContext, bus: Bus): Promise<
   await runs.ensureIndexes();
   const secrets = new AutomationSecrets(app.store, app.serverKeys);
   const leaseMs = Math.max(app.config.WEBHOOK_TIMEOUT_MS, app.config.MIN_POSITION_WAIT_MS) + LEASE_EXTRA_MS;
-  const carry = chainRunner(app, runs, { app, secretOf: (id) => secrets.get(id) }, leaseMs);
+  const carry = chainRunner(app, log, runs, { app, secretOf: (id) => secrets.get(id) }, leaseMs);
   const worker = new RunWorker(runs, carry, { leaseMs }, log);
   worker.start();
 
@@ -64,10 +64,13 @@ export async function startAutomationRunner(app: AppContext, bus: Bus): Promise<
       for (const automation of candidates) {
         if (automation._activeFromPos === null || event.position <= automation._activeFromPos) continue;
         if (!matchesFilters(payload, recordOf(automation).trigger.filters)) continue;
-        if (await runs.runs.insertNew(newRun(automation, payload, event.position))) created++;
+        if (await runs.runs.insertNew(newRun(automation, payload, event.position, event.metadata.correlationId))) created++;
       }
     }
-    if (created > 0) worker.wake();
+    if (created === 0) return;
+    app.metrics.automationRuns.inc({ status: 'started' }, created);
+    log.info({ correlationId: event.metadata.correlationId, eventId: event.id, type: event.type, runs: created }, 'automation runs started');
+    worker.wake();
   };
 
   // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.

@@ -4,6 +4,7 @@
  * (due at the retry's time); an automation switched off cancels what is left, a deleted one takes its runs along.
  * A worker that stops hands its runs back between steps, so another process takes them over without waiting.
  */
+import type { Logger } from 'pino';
 import { AUTOMATIONS } from '../../projections/automations.projection';
 import type { AppContext } from '../app-context';
 import { runStep, type StepOutcome, type StepServices } from './actions';
@@ -41,8 +42,13 @@ const cancelled = (run: RunDoc): Partial<RunDoc> => ({
   status: 'cancelled', finishedAt: new Date().toISOString(), dueMs: null, lease: null,
 });
 
-export function chainRunner(app: AppContext, runs: RunStore, services: StepServices, leaseMs: number) {
+export function chainRunner(app: AppContext, log: Logger, runs: RunStore, services: StepServices, leaseMs: number) {
   const automationOf = async (id: string) => (await app.readModels.docs(AUTOMATIONS))('automations').get(id);
+  const finished = (run: RunDoc | null) => {
+    if (!run || run.status === 'running') return;
+    app.metrics.automationRuns.inc({ status: run.status });
+    log.info({ correlationId: run.correlationId, run: run._id, automationId: run.automationId, status: run.status }, 'automation run finished');
+  };
 
   /** Carries the run while `carrying()` holds; when it stops holding, the run is handed back, due at once. */
   return async function carry(claimed: RunDoc, carrying: () => boolean): Promise<void> {
@@ -54,10 +60,11 @@ export function chainRunner(app: AppContext, runs: RunStore, services: StepServi
       const automation = await automationOf(run.automationId);
       if (!automation || automation.deletedAt) return void (await runs.runs.delete(run._id));
       if (!automation.isActive || !step) {
-        return void (await runs.update(run._id, lease, cancelled));
+        return finished(await runs.update(run._id, lease, cancelled));
       }
       const outcome = await runStep(services, { run, index: step.index });
       run = await runs.update(run._id, lease, (current) => recorded(current, step.index, outcome, leaseMs));
+      finished(run);
       if (outcome.status === 'retrying') return;
     }
   };

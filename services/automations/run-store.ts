@@ -39,6 +39,8 @@ export interface RunDoc extends Doc {
   triggerEventId: string;
   /** The trigger's payload as JSON: a payload's keys never become field names of the stored document. */
   triggerJson: string;
+  /** The trigger event's correlation id (the request that caused it), for the logs; absent on older runs. */
+  correlationId?: string;
   steps: StepDoc[];
   status: RunStatus;
   /** When a worker should take the run next: at once (new), a webhook retry's time, or the end of a lease. */
@@ -53,11 +55,12 @@ export function newRun(
   automation: { id: string; ownerId: string; name: string; actions: RunDoc['actions'] },
   triggerEvent: DeliveredPayload,
   triggerPosition: number,
+  correlationId?: string,
 ): RunDoc {
   return {
     _id: runId(automation.id, triggerEvent.id), _pos: 1, _sortKey: String(triggerPosition).padStart(20, '0'),
     automationId: automation.id, ownerId: automation.ownerId, automationName: automation.name, actions: automation.actions,
-    triggerEventId: triggerEvent.id, triggerJson: JSON.stringify(triggerEvent),
+    triggerEventId: triggerEvent.id, triggerJson: JSON.stringify(triggerEvent), correlationId,
     steps: automation.actions.map((a, index) => ({
       index, kind: a.kind, status: 'pending', output: null, error: null, attempts: [], finishedAt: null,
     })),

@@ -32,5 +32,7 @@ export interface Bus {
     handler: (message: ConsumedMessage) => Promise<void>,
     options?: { fromBeginning?: boolean },
   ): Promise<BusConsumer>;
+  /** Resolves when the bus answers (a network round trip); adapters inside the process have nothing to check. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -179,6 +179,10 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
       return wrapper;
     },
 
+    async ping() {
+      await admin.describeCluster();
+    },
+
     async close() {
       await Promise.all([...consumers].map((c) => c.stop()));
       await Promise.all([producer.disconnect(), admin.disconnect()]);

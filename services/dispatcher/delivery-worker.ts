@@ -12,6 +12,7 @@
  * when the earlier one is delivered or has failed for good.
  */
 import type { Logger } from 'pino';
+import type { Metrics } from '../http/metrics';
 import { PollingWorker } from './polling-worker';
 import { sendSigned, type AttemptResult } from './send';
 import type { DeliveryDoc, WebhookStore } from './webhook-store';
@@ -37,6 +38,7 @@ export class DeliveryWorker extends PollingWorker {
     private readonly store: WebhookStore,
     private readonly options: WorkerOptions,
     log: Logger,
+    private readonly metrics: Pick<Metrics, 'deliveryAttempts'>,
   ) {
     super({ pollMs: options.pollMs ?? 200, maxInFlight: options.maxInFlight ?? 128, maxInFlightPerGroup: options.maxInFlightPerWebhook ?? 16 }, log, 'webhook worker');
   }
@@ -91,7 +93,14 @@ export class DeliveryWorker extends PollingWorker {
       { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivate },
     );
     const recorded = await this.store.updateDelivery(doc._id, (d) => this.outcome(d, at, result));
-    if (recorded && recorded.state !== 'pending') await this.release(recorded);
+    if (!recorded) return;
+    const outcome = recorded.state === 'pending' ? 'retrying' : recorded.state;
+    this.metrics.deliveryAttempts.inc({ outcome });
+    this.log.info({
+      correlationId: doc.correlationId, delivery: doc._id, webhookId: doc.webhookId, eventId: doc.eventId, type: doc.type,
+      status: result.status, outcome,
+    }, 'webhook delivery attempted');
+    if (recorded.state !== 'pending') await this.release(recorded);
   }
 
   /** Makes the next delivery of the same stream and webhook due at once, now that this one is done. */

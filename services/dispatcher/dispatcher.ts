@@ -35,7 +35,7 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
     retryDelaysMs: app.config.WEBHOOK_RETRY_DELAYS_MS,
     timeoutMs: app.config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE_URLS,
-  }, log);
+  }, log, app.metrics);
   worker.start();
 
   const fanOut = async (event: RecordedEvent): Promise<void> => {
@@ -53,13 +53,16 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
       for (const hook of hooks) {
         const doc: DeliveryDoc = {
           _id: deliveryId(event.id, hook._id), _pos: 1, webhookId: hook._id, userId: hook.userId, eventId: event.id,
-          streamId: event.streamId, position: event.position, type: def.type, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
+          streamId: event.streamId, position: event.position, type: def.type, correlationId: event.metadata.correlationId, body, state: 'pending', attempts: [], roundStart: 0, nextAttemptMs: Date.now(), leasedUntil: null,
           createdAt: now, updatedAt: now,
         };
         if (await store.deliveries.insertNew(doc)) created++;
       }
     }
-    if (created > 0) worker.wake();
+    if (created === 0) return;
+    app.metrics.deliveriesCreated.inc(created);
+    log.info({ correlationId: event.metadata.correlationId, eventId: event.id, type: event.type, deliveries: created }, 'webhook deliveries created');
+    worker.wake();
   };
 
   // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.

@@ -42,6 +42,8 @@ export interface DeliveryDoc extends Doc {
   streamId?: string;
   position?: number;
   type: string;
+  /** The domain event's correlation id (the request that caused it), for the logs; absent on older deliveries. */
+  correlationId?: string;
   /** The JSON body, fixed at creation: every attempt sends the same bytes. */
   body: string;
   state: 'pending' | 'delivered' | 'failed';

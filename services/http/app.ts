@@ -14,6 +14,8 @@ import { errorHandler, notFoundRoute } from './errors';
 import { BASE_PATH, home } from './home';
 import { Idempotency } from './idempotency';
 import type { Metrics } from './metrics';
+import type { Readiness } from './readiness';
+import { requestMetrics, routePrefix } from './request-metrics';
 import { requestLogging } from './logging';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
@@ -29,8 +31,8 @@ export interface HttpOptions {
   resolvers: CredentialResolver[];
   /** Pages served beside the API (the booking pages). */
   pages?: Router;
-  /** True when the stores are reachable and the projections are close enough to the head of the log. */
-  ready(): Promise<{ ready: boolean; details: Record<string, unknown> }>;
+  /** Whether the stores answer and the roles keep up (services/http/readiness.ts). */
+  ready(): Promise<Readiness>;
   /** Served on GET /metrics (Prometheus text format). */
   metrics: Metrics;
 }
@@ -47,6 +49,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   http.set('etag', false); // ETags are ours (event versions), not hashes of every body
   const trust = app.config.TRUST_PROXY;
   http.set('trust proxy', trust === 'true' ? true : trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust);
+  http.use(requestMetrics(options.metrics));
   http.use(requestLogging(app.log));
   http.use((req, _res, next) =>
     next(req.originalUrl.length > MAX_URL ? new ApiError(414, 'uri_too_long', `URLs may be at most ${MAX_URL} characters`) : undefined),
@@ -71,7 +74,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   http.get('/readyz', async (_req, res, next) => {
     try {
       const r = await options.ready();
-      res.status(r.ready ? 200 : 503).json({ status: r.ready ? 'ready' : 'not_ready', ...r.details });
+      res.status(r.status === 'not_ready' ? 503 : 200).json(r);
     } catch (err) {
       next(err);
     }
@@ -108,9 +111,9 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     for (const r of options.routes) if (paths(r.operation.path)) mount(api, deps, r);
     mountMethodNotAllowed(api, paths);
   }
-  http.use(BASE_PATH, api);
+  http.use(BASE_PATH, routePrefix(BASE_PATH), api);
   if (options.pages) http.use(options.pages);
-  http.use('/admin', express.json({ limit: '16kb' }), adminRouter(app));
+  http.use('/admin', routePrefix('/admin'), express.json({ limit: '16kb' }), adminRouter(app));
   http.use(notFoundRoute);
   http.use(errorHandler);
   return http;

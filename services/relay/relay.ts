@@ -65,6 +65,7 @@ export class Relay {
       while (this.pending.length > 0) {
         const batch = this.pending.splice(0, MAX_BATCH);
         await this.publishWithRetry(batch);
+        if (this.log.isLevelEnabled('debug')) for (const e of batch) this.log.debug({ correlationId: e.metadata.correlationId, eventId: e.id, type: e.type, position: e.position }, 'event relayed');
         this.acked = batch[batch.length - 1].position;
         await this.saveCheckpoint();
       }

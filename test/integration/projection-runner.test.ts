@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { DEAD_LETTERS } from '../../projections/dead-letters';
 import { projectionHealth, readinessProblems } from '../../projections/health';
@@ -8,12 +5,11 @@ import { projection, type Projection } from '../../projections/projection';
 import { ProjectionRunner } from '../../projections/runner';
 import { CHECKPOINTS, REGISTRY, Watermarks, physical } from '../../projections/watermarks';
 import { ReadModels } from '../../projections/read-models';
-import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import type { EventStore } from '../../services/eventstore/event-store.port';
-import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import type { Doc, ReadStore } from '../../services/readstore/read-store.port';
 import { addProjectionMetrics, Metrics } from '../../services/http/metrics';
 import { newId } from '../../services/ids';
+import { useEmbeddedStores } from '../support/embedded-stores';
 
 const log = pino({ level: 'silent' });
 const meta = { userId: null, correlationId: 'c', causationId: 'c', occurredAt: '2026-11-22T00:00:00Z', schemaVersion: 1 };
@@ -45,17 +41,7 @@ async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> 
 describe('projection runner', () => {
   let events: EventStore;
   let store: ReadStore;
-  const dir = mkdtempSync(path.join(tmpdir(), 'runner-'));
-
-  beforeEach(async () => {
-    const sub = mkdtempSync(path.join(dir, 'r-'));
-    events = await openSqliteEventStore(path.join(sub, 'events.sqlite'));
-    store = await openEmbeddedReadStore(path.join(sub, 'read.sqlite'));
-  });
-  afterEach(async () => {
-    await events.close();
-    await store.close();
-  });
+  useEmbeddedStores('runner', (openedEvents, openedStore) => ([events, store] = [openedEvents, openedStore]));
 
   const append = (stream: string, title: string) =>
     events.append(stream, [{ id: newId(), type: 'thing.happened', data: { title }, metadata: meta }], 'any');

@@ -1,6 +1,7 @@
 /**
  * The roles as separate processes (api, projector, relay) on Kafka and a MongoDB-wire server, sharing one event log:
- * a write made through the api is projected by the projector (the api then reads it back) and relayed into Kafka.
+ * a write made through the api is projected by the projector (the api then reads it back) and relayed into Kafka;
+ * the projector and the relay serve the metrics of their own work, and their readiness, on METRICS_PORT.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -33,8 +34,10 @@ describeOnEngine('mongo', 'roles as separate processes', (mongoUrl) => {
         ...process.env, DATA_DIR: dataDir, MONGO_URL: mongoUrl(), MONGO_DB: `roles_${tag}`, KAFKA_BROKERS: brokers(),
         KAFKA_TOPIC: topic, LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '1024', HOST: '127.0.0.1', PORT: String(port),
       };
-      for (const role of ['projector', 'relay', 'api']) {
-        children.push(spawn(process.execPath, [MAIN], { env: { ...env, ROLE: role }, stdio: 'ignore' }));
+      const metricsPorts = { projector: await freePort(), relay: await freePort() };
+      for (const role of ['projector', 'relay', 'api'] as const) {
+        const metricsPort = role === 'api' ? {} : { METRICS_PORT: String(metricsPorts[role]) };
+        children.push(spawn(process.execPath, [MAIN], { env: { ...env, ROLE: role, ...metricsPort }, stdio: 'ignore' }));
       }
       const base = `http://127.0.0.1:${port}/api/v1`;
       for (let i = 0; ; i++) {
@@ -44,7 +47,8 @@ describeOnEngine('mongo', 'roles as separate processes', (mongoUrl) => {
         await new Promise((r) => setTimeout(r, 50));
       }
 
-      const seen: Array<{ id: string; type: string; data: { id?: string } }> = [];
+      // The bus carries events as stored: their data is sealed, their metadata in clear.
+      const seen: Array<{ id: string; type: string; metadata: { userId: string | null } }> = [];
       bus = await openKafkaBus(brokers().split(','), { clientId: `roles-${tag}` });
       await bus.subscribe(`roles-test-${tag}`, topic, async (m) => void seen.push(JSON.parse(m.value)), { fromBeginning: true });
 
@@ -60,11 +64,32 @@ describeOnEngine('mongo', 'roles as separate processes', (mongoUrl) => {
       expect(read.status).toBe(200);
       expect(read.body.event.title).toBe('travels');
 
-      for (let i = 0; !seen.some((e) => e.type === 'event.created' && e.data.id === id); i++) {
+      for (let i = 0; !seen.some((e) => e.type === 'event.created' && e.metadata.userId === signup.body.user.id); i++) {
         if (i > 300) throw new Error('event.created never reached Kafka');
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(seen.map((e) => e.type)).toEqual(expect.arrayContaining(['user.registered', 'space.created', 'event.created']));
+
+      // Each role exports its own work: the projector its projections, the relay its checkpoint and the bus.
+      const position = Number(created.headers.get('x-calendar-position'));
+      const sample = (text: string, series: string) => Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+      const scrape = (role: keyof typeof metricsPorts) => fetch(`http://127.0.0.1:${metricsPorts[role]}/metrics`).then((r) => r.text());
+      const projector = await scrape('projector');
+      expect(sample(projector, 'calendar_projection_events_applied_total\\{projection="schedule"\\}')).toBeGreaterThan(0);
+      expect(sample(projector, 'calendar_projection_position\\{projection="schedule"\\}')).toBeGreaterThanOrEqual(position);
+      expect(projector).not.toMatch(/^calendar_relay_position /m);
+      expect(projector).not.toMatch(/^calendar_http_request_duration_seconds_count/m);
+      for (let i = 0; sample(await scrape('relay'), 'calendar_relay_position') < position; i++) {
+        if (i > 300) throw new Error('the relay never reported the write');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const relay = await scrape('relay');
+      expect(sample(relay, 'calendar_bus_published_messages_total')).toBeGreaterThan(0);
+      expect(relay).not.toMatch(/^calendar_projection_position/m);
+      const ready = await request(`http://127.0.0.1:${metricsPorts.relay}`, 'GET', '/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body).toMatchObject({ status: 'ready', stores: { 'event store': 'ok', 'read store': 'ok', bus: 'ok' }, roles: { relay: 'ok' } });
+      expect(Object.keys(ready.body.roles)).toEqual(['relay']);
     }, 60_000);
   });
 });

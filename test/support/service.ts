@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { startService, type Service } from '../../services/composition';
 import { loadConfig } from '../../services/config';
 import { json, type JsonResponse } from '../bench/util';
@@ -17,7 +17,8 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}, log = pino({ level: 'silent' })): Promise<TestService> {
+/** `log` replaces the silent logger (a suite that reads the service's log lines). */
+export async function startTestService(env: Record<string, string> = {}, log: Logger = pino({ level: 'silent' })): Promise<TestService> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'calendar-test-'));
   const config = loadConfig({
     ...process.env,
