@@ -18,7 +18,7 @@ const STATUS: Record<string, string> = {
 export const assistantProjection = projection({
   name: ASSISTANT,
   version: 1,
-  collections: { suggestions: { indexes: [['userId']] } },
+  collections: { suggestions: { indexes: [] } }, // read by id only (read-api/assistant/views.ts)
   handles: Object.keys(STATUS),
   async apply(e, docs) {
     const record = SuggestionRecord.safeParse(e.data);

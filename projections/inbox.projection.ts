@@ -51,7 +51,7 @@ export const inboxProjection = projection({
   name: INBOX,
   version: 2, // v2: booking requests
   collections: {
-    invitations: { indexes: [['userId'], ['eventId']] },
+    invitations: { indexes: [['userId', 'createdAt'], ['eventId']] },
     bookings: { indexes: [['userId', '_startMs']] },
   },
   handles: ['event.created', 'event.updated', 'event.cancelled', 'booking.created', 'booking.rescheduled', 'booking.cancelled'],

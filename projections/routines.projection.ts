@@ -77,7 +77,7 @@ export const routinesProjection = projection({
   name: ROUTINES,
   version: 2, // v2: erasure stamps on every document
   collections: {
-    routines: { indexes: [['ownerId', '_sortKey'], ['_pos']] },
+    routines: { indexes: [['ownerId', '_sortKey'], ['ownerId', '_pos']] },
     days: { indexes: [['ownerId', 'date']] },
   },
   handles: ['routine.created', 'routine.updated', 'routine.deleted', ...DAY_TYPES],

@@ -2,29 +2,33 @@
 import type { DomainEventData } from '../contracts/domain-events';
 import type { Event } from '../contracts/events';
 import { seriesEnd } from '../services/time/recurrence';
+import { spanClass } from './event-span';
 import { projection } from './projection';
 
 export const SCHEDULE = 'schedule';
 
 export function eventDoc(event: Event, position: number, changedAt: string) {
+  const startMs = Date.parse(event.startsAt);
   return {
     ...event,
     _id: event.id,
     _pos: position,
     _changedAt: changedAt,
-    _startMs: Date.parse(event.startsAt),
+    _startMs: startMs,
     _endBoundMs: seriesEnd(event),
+    _spanClass: spanClass(startMs, Date.parse(event.endsAt), !!event.recurrenceRule),
   };
 }
 
 export const scheduleProjection = projection({
   name: SCHEDULE,
-  version: 2, // v2: erasure stamps on every document
+  version: 3, // v2: erasure stamps on every document; v3: span classes and the indexes below
+  // Each index serves a query of read-api (spaces, calendars, events and their /sync pages by owner and position).
   collections: {
-    spaces: { indexes: [['id'], ['_pos']] },
-    memberships: { indexes: [['userId'], ['spaceId']] },
-    calendars: { indexes: [['spaceId'], ['_pos']] },
-    events: { indexes: [['spaceId', '_startMs'], ['_pos']] },
+    spaces: { indexes: [['id', '_pos']] },
+    memberships: { indexes: [['userId', '_id'], ['spaceId']] },
+    calendars: { indexes: [['spaceId', '_pos']] },
+    events: { indexes: [['spaceId', '_spanClass', '_startMs'], ['spaceId', '_pos']] },
   },
   handles: ['space.created', 'calendar.created', 'event.created', 'event.updated', 'event.cancelled'],
   async apply(e, docs) {

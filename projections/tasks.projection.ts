@@ -82,9 +82,9 @@ export const tasksProjection = projection({
   name: TASKS,
   version: 2, // v2: erasure stamps on every document
   collections: {
-    tasks: { indexes: [['_viewerId', '_sortKey'], ['_viewerId', '_rankKey'], ['_viewerId', '_pos']] },
+    tasks: { indexes: [['id'], ['_viewerId', '_sortKey'], ['_viewerId', '_rankKey'], ['_viewerId', '_pos'], ['_viewerId', '_dueMs', '_sortKey']] },
     projects: { indexes: [['ownerId', '_sortKey'], ['ownerId', '_pos']] },
-    lists: { indexes: [['projectId'], ['ownerId', '_pos']] },
+    lists: { indexes: [['projectId', 'position'], ['ownerId', '_pos']] },
     stats: { indexes: [] },
   },
   handles: [...TASK_TYPES, 'task.due_changed', 'list.reranked', 'project.created', 'project.updated', 'project.deleted', 'list.created', 'list.deleted'],

@@ -38,6 +38,7 @@ import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
 import { historyStore } from './eventstore/decoding-event-store';
 import { erasable } from './history/erasable-projection';
+import { ensureErasureIndexes } from './history/erasure';
 import type { EventStore } from './eventstore/event-store.port';
 import { loadKeyring } from './keyring';
 import { createHttpApp } from './http/app';
@@ -67,6 +68,12 @@ export interface Ports {
   bus: Bus;
 }
 
+/** The embedded bus; in front of the embedded log it keeps references to the relayed events, not copies. */
+async function openEmbeddedBusOn(file: string, events: EventStore, logIsEmbedded: boolean): Promise<Bus> {
+  const bus = await (await import('./bus/embedded-bus')).openEmbeddedBus(file);
+  return logIsEmbedded ? (await import('./bus/log-backed-bus')).logBackedBus(bus, events) : bus;
+}
+
 /** The event log the configuration names (also what the CLI reads). */
 export async function openEventStore(config: Config): Promise<EventStore> {
   return config.EVENTSTORE_URL
@@ -78,7 +85,9 @@ export async function openEventStore(config: Config): Promise<EventStore> {
 export async function openReadStore(config: Config): Promise<ReadStore> {
   return config.MONGO_URL
     ? (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
-    : (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.resolve(config.DATA_DIR, 'read-models.sqlite'));
+    : (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.resolve(config.DATA_DIR, 'read-models.sqlite'), {
+        requireIndexes: config.READ_STORE_REQUIRE_INDEXES,
+      });
 }
 
 export async function openPorts(config: Config): Promise<Ports> {
@@ -91,7 +100,7 @@ export async function openPorts(config: Config): Promise<Ports> {
         partitions: config.KAFKA_TOPIC_PARTITIONS,
         replicationFactor: config.KAFKA_REPLICATION_FACTOR,
       })
-    : await (await import('./bus/embedded-bus')).openEmbeddedBus(path.join(dir, 'bus.sqlite'));
+    : await openEmbeddedBusOn(path.join(dir, 'bus.sqlite'), events, !config.EVENTSTORE_URL);
   return { events, store, bus };
 }
 
@@ -151,6 +160,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const keys = await loadKeys(config, ports.store, log);
   const metrics = new Metrics();
   const history = historyStore(meteredEventStore(ports.events, metrics, log), ports.store);
+  await ensureErasureIndexes(ports.store);
   const bus = meteredBus(ports.bus, metrics);
   const context: AppContext = {
     config,

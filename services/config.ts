@@ -22,6 +22,8 @@ const Config = z.object({
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).default(1),
   /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address (rate limits). */
   TRUST_PROXY: z.string().default('loopback'),
+  /** Embedded read store only: a query that would scan a collection (no index serves it) fails instead (tests). */
+  READ_STORE_REQUIRE_INDEXES: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Signs sync cursors, encrypts webhook secrets and stored idempotent replies (comma list for rotation); generated

@@ -7,8 +7,9 @@
  */
 import { EVENTS_PAGE_BYTES, type Event } from '../../contracts/events';
 import { publicView, type ReadModels } from '../../projections/read-models';
+import { overlapFilters } from '../../projections/event-span';
 import { SCHEDULE } from '../../projections/schedule.projection';
-import type { Doc, Filter } from '../../services/readstore/read-store.port';
+import type { Collection, Doc, Filter } from '../../services/readstore/read-store.port';
 import { occurrenceStarts } from '../../services/time/recurrence';
 import { decodePageKey, encodePageKey, invalidPageToken } from '../shared/paging';
 import { spaceIdsOf } from '../spaces/spaces.queries';
@@ -87,6 +88,22 @@ function occurrencesOf(doc: EventDoc, from: number, to: number, after: Key | nul
   return source;
 }
 
+const byKey = (a: EventDoc, b: EventDoc) => a._startMs - b._startMs || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
+/** The first `limit` single events overlapping [from, to) after the token's key, in key order: a page per span class. */
+async function singlesPage(events: Collection<EventDoc>, spaces: Filter, from: number, to: number, after: Key | null, limit: number) {
+  const page = { sort: [['_startMs', 1], ['_id', 1]] as Array<[string, 1]>, limit };
+  const pages = overlapFilters(from, to, 'singles').flatMap((f) => {
+    const inClass = { ...spaces, ...f };
+    if (!after) return [events.find(inClass, page)];
+    return [
+      events.find({ ...inClass, _startMs: after.start, _id: { $gt: after.id } }, page),
+      events.find({ ...inClass, _startMs: { ...(f._startMs as object), $gt: after.start } }, page),
+    ];
+  });
+  return (await Promise.all(pages)).flat().sort(byKey).slice(0, limit);
+}
+
 /** The page as the JSON answer `{events, nextPageToken}`. */
 export async function eventsPage(models: ReadModels, userId: string, q: EventsPageQuery): Promise<Buffer> {
   let spaceIds = await spaceIdsOf(models, userId);
@@ -95,17 +112,10 @@ export async function eventsPage(models: ReadModels, userId: string, q: EventsPa
   const sources: Source[] = [];
   if (spaceIds.length) {
     const events = (await models.docs(SCHEDULE))<EventDoc>('events');
-    const live: Filter = { spaceId: { $in: spaceIds }, deletedAt: null, _endBoundMs: { $gt: Math.max(q.from, after?.start ?? q.from) } };
-    const page = { sort: [['_startMs', 1], ['_id', 1]] as Array<[string, 1]>, limit: q.limit + 1 };
-    const single = { ...live, recurrenceRule: null };
-    const singleDocs = after
-      ? [
-          ...(await events.find({ ...single, _startMs: after.start, _id: { $gt: after.id } }, page)),
-          ...(await events.find({ ...single, _startMs: { $gt: after.start, $lt: q.to } }, page)),
-        ]
-      : await events.find({ ...single, _startMs: { $lt: q.to } }, page);
-    sources.push(singles(singleDocs));
-    for (const doc of await events.find({ ...live, recurrenceRule: { $ne: null }, _startMs: { $lt: q.to } })) {
+    const spaces: Filter = { spaceId: { $in: spaceIds }, deletedAt: null };
+    const from = Math.max(q.from, after?.start ?? q.from);
+    sources.push(singles(await singlesPage(events, spaces, from, q.to, after, q.limit + 1)));
+    for (const doc of await events.find({ ...spaces, ...overlapFilters(from, q.to, 'series')[0] })) {
       sources.push(occurrencesOf(doc, q.from, q.to, after));
     }
   }

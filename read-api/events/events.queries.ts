@@ -1,5 +1,6 @@
 import type { Event } from '../../contracts/events';
 import { publicView, type ReadModels } from '../../projections/read-models';
+import { overlapFilters } from '../../projections/event-span';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { Doc } from '../../services/readstore/read-store.port';
 import { occurrences } from '../../services/time/recurrence';
@@ -27,10 +28,11 @@ export async function eventDocsBetween(models: ReadModels, userId: string, from:
   let spaceIds = await spaceIdsOf(models, userId);
   if (spaceFilter) spaceIds = spaceIds.filter((id) => spaceFilter.includes(id));
   if (spaceIds.length === 0) return [];
-  return (await models.docs(SCHEDULE))<EventDoc>('events').find(
-    { spaceId: { $in: spaceIds }, _startMs: { $lt: to }, _endBoundMs: { $gt: from }, deletedAt: null },
-    limit === undefined ? undefined : { limit },
+  const events = (await models.docs(SCHEDULE))<EventDoc>('events');
+  const found = await Promise.all(
+    overlapFilters(from, to).map((f) => events.find({ spaceId: { $in: spaceIds }, deletedAt: null, ...f }, limit === undefined ? undefined : { limit })),
   );
+  return limit === undefined ? found.flat() : found.flat().slice(0, limit);
 }
 
 export async function eventsBetween(models: ReadModels, userId: string, from: number, to: number, spaceFilter?: string[]) {

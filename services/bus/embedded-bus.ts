@@ -1,14 +1,31 @@
 /**
  * Embedded bus: topics and group offsets in one SQLite file. Each topic is a single partition (0), so every
  * consumer sees a topic in publish order. One process owns the file.
+ *
+ * The bus holds what it must and no more: a message stays until every group of its topic has consumed it (retention
+ * by offsets, a bounded slice at a time in the background), and the pages freed go back to the file system, so the
+ * file stays the size of the backlog rather than of the history. A group joining later with `fromBeginning` starts at
+ * the oldest message kept, as Kafka's `earliest` does.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { checkpointInBackground } from '../sqlite/background-checkpoint';
+import { openSqliteFile, reclaimingFreePages, returnFreePages, tableExists } from '../sqlite/sqlite-file';
 import type { Bus, BusConsumer, BusMessage, ConsumedMessage } from './bus.port';
 
 const POLL_MS = 200;
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10_000;
 const BATCH = 100;
+/**
+ * How often consumed messages are deleted, how many per topic at most, and how many freed pages go back. A message
+ * stays at least RETAIN_MIN_MS after it was published, so a group that joins just after another (as the service's
+ * consumers do at start) still finds what the first one already consumed.
+ */
+const RETAIN_MIN_MS = 30_000;
+const RETENTION_EVERY_MS = 1000;
+const RETENTION_SOON_MS = 20;
+const RETENTION_ROWS = 500;
+const RECLAIM_PAGES = 256;
 
 interface Row {
   seq: number;
@@ -17,12 +34,16 @@ interface Row {
   headers: string | null;
 }
 
-export async function openEmbeddedBus(file: string): Promise<Bus> {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+export interface EmbeddedBus extends Bus {
+  /** Deletes every message all groups of its topic have consumed (however recent) and gives the pages back, now. */
+  compact(): Promise<void>;
+}
+
+function openFile(file: string): Database.Database {
   // NORMAL: a published message survives a killed process (WAL). The bus only carries what the event store already
   // holds durably; the relay republishes from its checkpoint, so no fsync per publish is needed.
-  db.pragma('synchronous = NORMAL');
+  const db = openSqliteFile(file, 'NORMAL');
+  const before = tableExists(db, 'messages') && !tableExists(db, 'topics'); // a file from before retention
   db.exec(`
     CREATE TABLE IF NOT EXISTS messages (
       topic TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, headers TEXT,
@@ -31,30 +52,74 @@ export async function openEmbeddedBus(file: string): Promise<Bus> {
     CREATE TABLE IF NOT EXISTS group_offsets (
       grp TEXT NOT NULL, topic TEXT NOT NULL, next_seq INTEGER NOT NULL, PRIMARY KEY (grp, topic)
     ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS topics (topic TEXT PRIMARY KEY, next_seq INTEGER NOT NULL) WITHOUT ROWID;
   `);
-  // Offset commits go through a second connection without fsync: they survive a killed process (WAL), and one lost
-  // to a power cut only means a redelivery, which at-least-once allows. An fsync per handled message would cap
-  // consumption at a few thousand messages a second.
-  const offsetsDb = new Database(file);
-  offsetsDb.pragma('synchronous = NORMAL');
+  if (before) {
+    // Offsets go on from where each topic ended; what every group consumed goes now, and the file shrinks once.
+    db.exec(`
+      INSERT INTO topics (topic, next_seq) SELECT topic, max(seq) + 1 FROM messages GROUP BY topic;
+      DELETE FROM messages WHERE seq < (SELECT min(g.next_seq) FROM group_offsets g WHERE g.topic = messages.topic);
+    `);
+  }
+  reclaimingFreePages(db);
+  return db;
+}
+
+export async function openEmbeddedBus(file: string): Promise<EmbeddedBus> {
+  const db = openFile(file);
   const sql = {
-    // Offsets count from 0 per topic; computing the next one inside the insert keeps it atomic.
-    append: db.prepare(
-      `INSERT INTO messages (topic, seq, key, value, headers)
-       SELECT @topic, coalesce(max(seq) + 1, 0), @key, @value, @headers FROM messages WHERE topic = @topic`,
-    ),
-    end: db.prepare('SELECT coalesce(max(seq) + 1, 0) AS next FROM messages WHERE topic = ?').pluck(),
+    nextSeq: db.prepare('SELECT next_seq FROM topics WHERE topic = ?').pluck(),
+    setNextSeq: db.prepare('INSERT INTO topics (topic, next_seq) VALUES (?, ?) ON CONFLICT (topic) DO UPDATE SET next_seq = excluded.next_seq'),
+    append: db.prepare('INSERT INTO messages (topic, seq, key, value, headers) VALUES (?, ?, ?, ?, ?)'),
     read: db.prepare('SELECT seq, key, value, headers FROM messages WHERE topic = ? AND seq >= ? ORDER BY seq LIMIT ?'),
+    oldest: db.prepare('SELECT min(seq) FROM messages WHERE topic = ?').pluck(),
     committed: db.prepare('SELECT next_seq FROM group_offsets WHERE grp = ? AND topic = ?').pluck(),
     start: db.prepare('INSERT OR IGNORE INTO group_offsets (grp, topic, next_seq) VALUES (?, ?, ?)'),
-    commit: offsetsDb.prepare('UPDATE group_offsets SET next_seq = ? WHERE grp = ? AND topic = ?'),
+    commit: db.prepare('UPDATE group_offsets SET next_seq = ? WHERE grp = ? AND topic = ? AND next_seq < ?'),
+    topics: db.prepare('SELECT topic FROM topics').pluck(),
+    consumedBy: db.prepare('SELECT min(next_seq) FROM group_offsets WHERE topic = ?').pluck(),
+    forget: db.prepare('DELETE FROM messages WHERE topic = ? AND seq < ?'),
   };
   const append = db.transaction((topic: string, messages: BusMessage[]) => {
+    let seq = (sql.nextSeq.get(topic) as number | undefined) ?? 0;
     for (const m of messages) {
       const headers = m.headers && Object.keys(m.headers).length > 0 ? JSON.stringify(m.headers) : null;
-      sql.append.run({ topic, key: m.key, value: m.value, headers });
+      sql.append.run(topic, seq++, m.key, m.value, headers);
     }
+    sql.setNextSeq.run(topic, seq);
   });
+  const endOf = (topic: string) => (sql.nextSeq.get(topic) as number | undefined) ?? 0;
+
+  /**
+   * Per topic, the end offset as it was at each retention round: what was published before a time. What the file
+   * held when opened counts as old (it was published before this process started).
+   */
+  const marks = new Map<string, Array<{ at: number; end: number }>>();
+  for (const topic of sql.topics.all() as string[]) marks.set(topic, [{ at: Number.NEGATIVE_INFINITY, end: endOf(topic) }]);
+  const publishedBefore = (topic: string, at: number, now: number): number => {
+    const list = marks.get(topic) ?? [];
+    list.push({ at: now, end: endOf(topic) });
+    while (list.length > 1 && list[1].at <= at) list.shift();
+    marks.set(topic, list);
+    return list[0].at <= at ? list[0].end : 0;
+  };
+
+  /** One bounded round: per topic, messages below every group's offset go (those old enough, unless `all`). */
+  const retain = (all = false): boolean => {
+    let more = false;
+    const now = Date.now();
+    for (const topic of sql.topics.all() as string[]) {
+      const consumed = sql.consumedBy.get(topic) as number | null;
+      const old = publishedBefore(topic, now - RETAIN_MIN_MS, now);
+      const floor = consumed === null ? null : all ? consumed : Math.min(consumed, old);
+      const oldest = sql.oldest.get(topic) as number | null;
+      if (floor === null || oldest === null || oldest >= floor) continue; // no group yet: everything stays
+      const upTo = Math.min(floor, oldest + RETENTION_ROWS);
+      sql.forget.run(topic, upTo);
+      more ||= upTo < floor;
+    }
+    return returnFreePages(db, RECLAIM_PAGES) || more;
+  };
 
   let closed = false;
   const consumers = new Set<EmbeddedConsumer>();
@@ -105,14 +170,24 @@ export async function openEmbeddedBus(file: string): Promise<Bus> {
       }
     }
 
+    /**
+     * Hands a batch to the handler in order, then commits the offset after the last one it finished: once per batch
+     * rather than per message (a crash redelivers at most that batch, which at-least-once allows).
+     */
     private async step(): Promise<void> {
       if ((owners.get(this.slot) ?? this) !== this) return this.sleep(POLL_MS, true);
       owners.set(this.slot, this);
-      const rows = sql.read.all(this.topic, sql.committed.get(this.group, this.topic), BATCH) as Row[];
+      const from = sql.committed.get(this.group, this.topic) as number;
+      const rows = sql.read.all(this.topic, from, BATCH) as Row[];
       if (rows.length === 0) return this.sleep(POLL_MS, true);
-      for (const row of rows) {
-        if (this.stopping || !(await this.deliver(row))) return;
-        sql.commit.run(row.seq + 1, this.group, this.topic);
+      let next = from;
+      try {
+        for (const row of rows) {
+          if (this.stopping || !(await this.deliver(row))) return;
+          next = row.seq + 1;
+        }
+      } finally {
+        if (next > from && !closed) sql.commit.run(next, this.group, this.topic, next);
       }
     }
 
@@ -166,6 +241,24 @@ export async function openEmbeddedBus(file: string): Promise<Bus> {
     if (closed) throw new Error('bus is closed');
   }
 
+  let retentionTimer: NodeJS.Timeout | null = null;
+  /** A round with more left to do is soon followed by the next; otherwise after the interval. */
+  const scheduleRetention = (delay: number): void => {
+    retentionTimer = setTimeout(() => {
+      if (closed) return;
+      let more = false;
+      try {
+        more = retain();
+      } catch {
+        /* busy or failing disk: the next round tries again */
+      }
+      scheduleRetention(more ? RETENTION_SOON_MS : RETENTION_EVERY_MS);
+    }, delay);
+    retentionTimer.unref();
+  };
+  scheduleRetention(RETENTION_EVERY_MS);
+  const stopCheckpoints = await checkpointInBackground(file);
+
   return {
     async publish(topic, messages) {
       checkOpen();
@@ -176,16 +269,22 @@ export async function openEmbeddedBus(file: string): Promise<Bus> {
     async subscribe(group, topic, handler, options = {}) {
       checkOpen();
       // The starting point is stored at once, so "from the end" means the end at the group's first subscribe.
-      sql.start.run(group, topic, options.fromBeginning ? 0 : sql.end.get(topic));
+      const oldest = sql.oldest.get(topic) as number | null;
+      sql.start.run(group, topic, options.fromBeginning ? (oldest ?? endOf(topic)) : endOf(topic));
       const consumer = new EmbeddedConsumer(group, topic, handler);
       consumers.add(consumer);
       return consumer;
     },
+    async compact() {
+      checkOpen();
+      while (retain(true));
+    },
     async close() {
       if (closed) return;
-      closed = true;
       await Promise.all([...consumers].map((c) => c.stop()));
-      offsetsDb.close();
+      closed = true;
+      if (retentionTimer) clearTimeout(retentionTimer);
+      await stopCheckpoints();
       db.close();
     },
   };

@@ -1,11 +1,14 @@
 /**
  * Embedded event store on one SQLite file (better-sqlite3): WAL, synchronous=FULL, so a resolved append survived an
  * fsync. Appends are group-committed: everything queued before the next setImmediate goes into one transaction, one
- * fsync. Each append is checked in queue order inside that transaction and fails alone.
+ * fsync. Each append is checked in queue order inside that transaction and fails alone. WAL checkpoints run on a
+ * worker thread (services/sqlite/background-checkpoint.ts). A file of the earlier layout is migrated when opened.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { checkpointInBackground } from '../sqlite/background-checkpoint';
+import { openSqliteFile, reclaimingFreePages, tableExists } from '../sqlite/sqlite-file';
 import {
   AppendResult,
   EventStore,
@@ -15,31 +18,59 @@ import {
   Subscription,
   WrongExpectedRevisionError,
 } from './event-store.port';
+import { decodeId, decodeMetadata, encodeId, encodeMetadata, METADATA_COLUMNS, type Stored } from './sqlite-event-codec';
 
+/**
+ * One row per event, small: the stream and the type are integers naming rows of their own tables, ids and metadata
+ * go through sqlite-event-codec.ts, the data stays JSON. The view `events` shows the log as text for outside tools
+ * (sqlite3, DuckDB): position, stream_id, revision, event_id, type, data, occurred_at, user_id.
+ */
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  position  INTEGER PRIMARY KEY AUTOINCREMENT,
-  stream_id TEXT    NOT NULL,
-  revision  INTEGER NOT NULL,
-  event_id  TEXT    NOT NULL UNIQUE,
-  type      TEXT    NOT NULL,
-  data      TEXT    NOT NULL,
-  metadata  TEXT    NOT NULL,
-  UNIQUE (stream_id, revision)
-);`;
+CREATE TABLE IF NOT EXISTS streams (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS event_types (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS log (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream INTEGER NOT NULL,
+  revision INTEGER NOT NULL,
+  event_id NOT NULL,
+  type INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  ${METADATA_COLUMNS.join(', ')},
+  metadata_extra TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS log_event_id ON log (event_id);
+CREATE UNIQUE INDEX IF NOT EXISTS log_stream_revision ON log (stream, revision);`;
+
+const uuidText = (col: string) =>
+  `CASE WHEN typeof(${col}) = 'blob' THEN lower(substr(hex(${col}), 1, 8) || '-' || substr(hex(${col}), 9, 4) || '-' || ` +
+  `substr(hex(${col}), 13, 4) || '-' || substr(hex(${col}), 17, 4) || '-' || substr(hex(${col}), 21)) ELSE ${col} END`;
+
+const VIEW = `
+CREATE VIEW IF NOT EXISTS events AS
+SELECT l.position, s.name AS stream_id, l.revision, ${uuidText('l.event_id')} AS event_id, t.name AS type, l.data,
+  CASE WHEN typeof(l.occurred_at) IN ('integer', 'real') THEN strftime('%Y-%m-%dT%H:%M:%fZ', l.occurred_at / 1000.0, 'unixepoch')
+    ELSE l.occurred_at END AS occurred_at,
+  ${uuidText('l.user_id')} AS user_id
+FROM log l JOIN streams s ON s.id = l.stream JOIN event_types t ON t.id = l.type;`;
 
 /** Live subscribers poll this often too, so commits by another process on the same file are seen. */
 const POLL_MS = 200;
 const PAGE = 500;
+/** Rows copied per step when a file of the earlier layout (one `events` table of text) is migrated. */
+const MIGRATE_CHUNK = 5000;
+
+const SELECT = `SELECT l.position, s.name AS stream, l.revision, l.event_id, l.type, l.data, ${METADATA_COLUMNS.map((c) => `l.${c}`).join(', ')}, l.metadata_extra
+  FROM log l JOIN streams s ON s.id = l.stream`;
 
 interface Row {
   position: number;
-  stream_id: string;
+  stream: string;
   revision: number;
-  event_id: string;
-  type: string;
+  event_id: Buffer | string;
+  type: number;
   data: string;
-  metadata: string;
+  metadata_extra: string | null;
+  [column: string]: unknown;
 }
 
 interface Pending {
@@ -50,57 +81,113 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-const toRecorded = (row: Row): RecordedEvent => ({
-  id: row.event_id,
-  type: row.type,
-  data: JSON.parse(row.data),
-  metadata: JSON.parse(row.metadata),
-  streamId: row.stream_id,
-  revision: row.revision,
-  position: row.position,
-});
+/** Copies a log of the earlier layout into this one, keeping every position; the file then shrinks once. */
+function migrate(db: Database.Database, insert: (streamId: string, revision: number, e: NewEvent, position: number) => void): void {
+  if (!tableExists(db, 'events')) return;
+  db.transaction(() => {
+    const read = db.prepare(`SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${MIGRATE_CHUNK}`);
+    for (let after = 0; ; ) {
+      const rows = read.all(after) as Array<{ position: number; stream_id: string; revision: number; event_id: string; type: string; data: string; metadata: string }>;
+      for (const r of rows) {
+        insert(r.stream_id, r.revision, { id: r.event_id, type: r.type, data: JSON.parse(r.data), metadata: JSON.parse(r.metadata) }, r.position);
+        after = r.position;
+      }
+      if (rows.length < MIGRATE_CHUNK) break;
+    }
+    db.exec('DROP TABLE events');
+  })();
+  reclaimingFreePages(db);
+}
 
 export async function openSqliteEventStore(file: string): Promise<EventStore> {
   mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  const db = openSqliteFile(file, 'FULL');
   db.exec(SCHEMA);
 
-  const insert = db.prepare(
-    'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const lastRevision = db.prepare('SELECT MAX(revision) FROM events WHERE stream_id = ?').pluck();
-  const byEventId = db.prepare('SELECT stream_id, revision, position FROM events WHERE event_id = ?');
-  const streamFrom = db.prepare('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?');
-  const allAfter = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
-  const head = db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
+  const sql = {
+    insert: db.prepare(
+      `INSERT INTO log (position, stream, revision, event_id, type, data, ${METADATA_COLUMNS.join(', ')}, metadata_extra)
+       VALUES (${Array.from({ length: 7 + METADATA_COLUMNS.length }, () => '?').join(', ')})`,
+    ),
+    streamId: db.prepare('SELECT id FROM streams WHERE name = ?').pluck(),
+    newStream: db.prepare('INSERT INTO streams (name) VALUES (?)'),
+    newType: db.prepare('INSERT INTO event_types (name) VALUES (?)'),
+    typeByName: db.prepare('SELECT id FROM event_types WHERE name = ?').pluck(),
+    lastRevision: db.prepare('SELECT max(revision) FROM log WHERE stream = ?').pluck(),
+    byEventId: db.prepare('SELECT s.name AS stream, l.revision, l.position FROM log l JOIN streams s ON s.id = l.stream WHERE l.event_id = ?'),
+    streamFrom: db.prepare(`${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision LIMIT ?`),
+    allAfter: db.prepare(`${SELECT} WHERE l.position > ? ORDER BY l.position LIMIT ?`),
+    head: db.prepare('SELECT coalesce(max(position), 0) FROM log').pluck(),
+  };
+
+  // Event types are few: both directions are kept in memory (read again after a rollback, and when another process
+  // on this file added one).
+  const typeIds = new Map<string, number>();
+  const typeNames = new Map<number, string>();
+  const loadTypes = () => {
+    typeIds.clear();
+    typeNames.clear();
+    for (const t of db.prepare('SELECT id, name FROM event_types').all() as Array<{ id: number; name: string }>) {
+      typeIds.set(t.name, t.id);
+      typeNames.set(t.id, t.name);
+    }
+  };
+  loadTypes();
+  const typeId = (name: string): number => {
+    let id = typeIds.get(name);
+    if (id === undefined) {
+      id = (sql.typeByName.get(name) as number | undefined) ?? Number(sql.newType.run(name).lastInsertRowid);
+      typeIds.set(name, id);
+      typeNames.set(id, name);
+    }
+    return id;
+  };
+  const typeName = (id: number): string => {
+    if (!typeNames.has(id)) loadTypes();
+    return typeNames.get(id)!;
+  };
+  const streamKey = (name: string): number => (sql.streamId.get(name) as number | undefined) ?? Number(sql.newStream.run(name).lastInsertRowid);
+  const insert = (streamId: string, revision: number, e: NewEvent, position: number | null): number => {
+    const meta = encodeMetadata(e.metadata);
+    const info = sql.insert.run(position, streamKey(streamId), revision, encodeId(e.id), typeId(e.type), JSON.stringify(e.data ?? null), ...meta.columns, meta.extra);
+    return Number(info.lastInsertRowid);
+  };
+  const toRecorded = (row: Row): RecordedEvent => ({
+    id: decodeId(row.event_id),
+    type: typeName(row.type),
+    data: JSON.parse(row.data),
+    metadata: decodeMetadata(METADATA_COLUMNS.map((c) => row[c] as Stored), row.metadata_extra),
+    streamId: row.stream,
+    revision: row.revision,
+    position: row.position,
+  });
+
+  migrate(db, insert);
+  db.exec(VIEW);
+  const stopCheckpoints = await checkpointInBackground(file);
 
   /** Checks and writes one append; throws before writing anything when it must fail. */
   const appendOne = db.transaction((p: Pending): AppendResult => {
     const ids = p.events.map((e) => e.id);
     if (new Set(ids).size !== ids.length) throw new Error(`stream ${p.streamId}: duplicate event ids in one append`);
-    const existing = ids.map((id) => byEventId.get(id) as Pick<Row, 'stream_id' | 'revision' | 'position'> | undefined);
+    const existing = ids.map((id) => sql.byEventId.get(encodeId(id)) as Pick<Row, 'stream' | 'revision' | 'position'> | undefined);
     const found = existing.filter((row) => row !== undefined);
     if (found.length > 0) {
-      if (found.length === ids.length && found.every((row) => row.stream_id === p.streamId)) {
+      if (found.length === ids.length && found.every((row) => row.stream === p.streamId)) {
         const last = found[found.length - 1];
         return { revision: last.revision, position: last.position, positions: found.map((row) => row.position) };
       }
       throw new Error(`stream ${p.streamId}: some event ids of this append are already stored (partial retry?)`);
     }
-    const current = lastRevision.get(p.streamId) as number | null;
+    const stream = sql.streamId.get(p.streamId) as number | undefined;
+    const current = stream === undefined ? null : (sql.lastRevision.get(stream) as number | null);
     const actual = current ?? 'no_stream';
     if (p.expected !== 'any' && p.expected !== actual) {
       throw new WrongExpectedRevisionError(p.streamId, p.expected, actual);
     }
     let revision = current ?? -1;
     const positions: number[] = [];
-    for (const e of p.events) {
-      revision += 1;
-      const info = insert.run(p.streamId, revision, e.id, e.type, JSON.stringify(e.data ?? null), JSON.stringify(e.metadata));
-      positions.push(Number(info.lastInsertRowid));
-    }
+    for (const e of p.events) positions.push(insert(p.streamId, ++revision, e, null));
     return { revision, position: positions[positions.length - 1], positions };
   });
 
@@ -130,9 +217,11 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     try {
       outcomes = appendGroup.immediate(batch);
     } catch (error) {
+      loadTypes();
       for (const p of batch) p.reject(error);
       return;
     }
+    if (outcomes.some((o) => !o.ok)) loadTypes();
     batch.forEach((p, i) => {
       const o = outcomes[i];
       if (o.ok) p.resolve(o.result);
@@ -173,7 +262,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       let cursor = after;
       while (!stopped) {
         signalled = false;
-        const rows = allAfter.all(cursor, PAGE) as Row[];
+        const rows = sql.allAfter.all(cursor, PAGE) as Row[];
         for (const row of rows) {
           if (stopped) return;
           await handler(toRecorded(row));
@@ -214,20 +303,22 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       });
     },
     async readStream(streamId, fromRevision = 0, limit = -1) {
-      return (streamFrom.all(streamId, fromRevision, limit) as Row[]).map(toRecorded);
+      const stream = sql.streamId.get(streamId) as number | undefined;
+      return stream === undefined ? [] : (sql.streamFrom.all(stream, fromRevision, limit) as Row[]).map(toRecorded);
     },
     async readAll(after, limit) {
-      return (allAfter.all(after, limit) as Row[]).map(toRecorded);
+      return (sql.allAfter.all(after, limit) as Row[]).map(toRecorded);
     },
     subscribeAll,
     async headPosition() {
-      return head.get() as number;
+      return sql.head.get() as number;
     },
     async close() {
       if (closed) return;
       closed = true;
       await Promise.all([...stops].map((stop) => stop()));
       flush();
+      await stopCheckpoints();
       db.close();
     },
   };

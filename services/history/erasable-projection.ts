@@ -75,8 +75,13 @@ async function forget(p: Projection, e: RecordedEvent, docs: ProjectionDocs, era
 export function erasable(p: Projection, store: ReadStore): Projection {
   const handles = new Set(p.handles);
   const erasures = store.collection<Tombstone>(ERASURES);
+  // `user.erased` finds a user's documents by their stamps.
+  const collections = Object.fromEntries(
+    Object.entries(p.collections).map(([name, { indexes }]) => [name, { indexes: [...indexes, ['_owner'], ['_author']] }]),
+  );
   return {
     ...p,
+    collections,
     handles: [...p.handles, 'user.erased'],
     async apply(e, docs) {
       if (e.redacted) return;

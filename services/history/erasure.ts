@@ -8,14 +8,25 @@
 import type { AppContext } from '../app-context';
 import { DELIVERIES, WEBHOOKS } from '../dispatcher/webhook-store';
 import { notFound } from '../errors';
+import type { ReadStore } from '../readstore/read-store.port';
 import { USER_KEYS } from '../eventstore/user-keys';
 import { deterministicUuid, newId } from '../ids';
 import { SESSIONS } from '../../write-api/accounts/sessions';
 import { API_KEYS } from '../../write-api/api-keys/api-keys';
 import { OAUTH_FAMILIES } from '../../write-api/oauth/grants';
+import { ERASURES } from './erasable-projection';
 
 /** State collections whose documents name their user in `userId`. */
 const USER_STATE = [SESSIONS, API_KEYS, OAUTH_FAMILIES, WEBHOOKS, DELIVERIES, '_pushes', '_ai_answers'];
+
+/**
+ * What erasure and `/sync` query beside the projections: each state collection by user, and the tombstones of a
+ * collection in a range of positions (read-api/sync/sync.queries.ts).
+ */
+export async function ensureErasureIndexes(store: ReadStore): Promise<void> {
+  for (const name of USER_STATE) await store.collection(name).ensureIndex(['userId']);
+  await store.collection(ERASURES).ensureIndex(['projection', 'collection', '_pos']);
+}
 
 export const erasureStream = (userId: string) => `erasure-${userId}`;
 

@@ -1,16 +1,39 @@
 /**
- * Embedded read store: every collection lives in memory and is written through to one SQLite file, loaded at open.
- * Filters and sorting follow MongoDB's rules for the port's subset (comparisons only between values of the same
- * type, a field holding an array matches when one of its elements does), so this adapter and the MongoDB one pass
- * the same contract suite.
+ * Embedded read store on one SQLite file, documents on disk first: each collection is a table of JSON rows, each
+ * indexed field a key column (keyOf: SQLite's order becomes MongoDB's across types) with real SQLite indexes over
+ * them, and filters compile to SQL over those (sql-filter.ts). What a column cannot decide (fields without an index,
+ * or holding arrays) is checked in JavaScript with MongoDB's rules, so this adapter and the MongoDB one pass the same
+ * contract suite. A bounded LRU cache keeps hot documents parsed.
+ *
+ * Writes are group-committed on one connection (WAL, synchronous=NORMAL): those of one event-loop turn share a
+ * transaction, and each resolves once that is committed, so an acknowledged write survives a killed process, and a
+ * checkpoint written after its documents never survives without them. A dropped collection's table is emptied and dropped in the background a slice at a time, and the freed pages
+ * go back to the file system (auto_vacuum=INCREMENTAL). Files in the earlier layout (one `docs` table) are migrated
+ * when opened.
  */
-import Database from 'better-sqlite3';
-import type { Collection, Condition, Doc, Filter, FindOptions, ReadStore, Scalar } from './read-store.port';
+import type Database from 'better-sqlite3';
+import { checkpointInBackground } from '../sqlite/background-checkpoint';
+import { openSqliteFile, reclaimingFreePages, returnFreePages } from '../sqlite/sqlite-file';
+import { DocCache } from './doc-cache';
+import { checkField, compileFilter, keyOf, sortDocs, storedValue, type Key } from './doc-values';
+import type { Collection, Doc, Filter, FindOptions, ReadStore } from './read-store.port';
+import { GroupCommit } from './group-commit';
+import { migrateEarlierLayout } from './earlier-layout';
+import { chooseIndex, planQuery, splitIn, type QueryPlan } from './sql-filter';
 
-interface Entry {
-  doc: Doc;
-  /** The stored form: results are parsed from it, so callers never hold the store's own objects. */
-  json: string;
+export interface EmbeddedReadStoreOptions {
+  /** Bytes of document JSON kept parsed in memory (least recently used out first). */
+  cacheBytes?: number;
+  /**
+   * Checking mode: a find, count or deleteMany whose SQL plan scans a collection (no index serves its filter), or
+   * that sorts a limited page outside an index, throws instead of running.
+   */
+  requireIndexes?: boolean;
+}
+
+export interface EmbeddedReadStore extends ReadStore {
+  /** Empties and drops dropped collections' tables and returns the freed pages to the file system now. */
+  reclaimSpace(): Promise<void>;
 }
 
 interface IndexDef {
@@ -18,211 +41,38 @@ interface IndexDef {
   unique: boolean;
 }
 
+interface Meta {
+  /** Field -> key column (`k<n>`); `_id` and `_pos` have the fixed columns `id` and `pos`. */
+  columns: Record<string, string>;
+  indexes: IndexDef[];
+  /** Indexed fields that have held an array: MongoDB matches their elements, so their column answers nothing. */
+  arrays: string[];
+}
+
 interface State {
-  docs: Map<string, Entry>;
-  defs: IndexDef[];
-  /** Equality indexes on the first field of each declared index: value -> ids. */
-  eq: Map<string, Map<unknown, Set<string>>>;
-  /** Per unique index: key of the field values -> id of the document holding it. */
-  unique: Array<{ def: IndexDef; owners: Map<string, string> }>;
+  table: number;
+  meta: Meta;
+  /** Fields with a key column of their own, in column order. */
+  fields: string[];
+  /** The write statements' SQL, made once per column layout. */
+  upserts: Partial<Record<WriteMode, string>>;
 }
 
-const RANGE: Record<string, (order: number) => boolean> = {
-  $gt: (order) => order > 0,
-  $gte: (order) => order >= 0,
-  $lt: (order) => order < 0,
-  $lte: (order) => order <= 0,
-};
+type WriteMode = 'put' | 'newer' | 'new';
 
-// ---- values: MongoDB's comparison rules for the types JSON documents hold ----
+const DEFAULT_CACHE_BYTES = 8 * 2 ** 20;
+/** Rows a background reclaim step deletes from a dropped table, and pages it returns to the file system. */
+const RECLAIM_ROWS = 500;
+const RECLAIM_PAGES = 256;
+const RECLAIM_EVERY_MS = 25;
+/** Rows read per step when a new key column is filled. */
+const CHUNK = 1000;
 
-/** MongoDB's order across types: null/missing < numbers < strings < objects < arrays < booleans. */
-function typeRank(v: unknown): number {
-  if (v === undefined || v === null) return 0;
-  if (typeof v === 'number') return 1;
-  if (typeof v === 'string') return 2;
-  if (typeof v === 'boolean') return 5;
-  return Array.isArray(v) ? 4 : 3;
-}
+/** How often a read or write looks for commits made by another connection. */
+const VERSION_CHECK_MS = 250;
 
-/** Code-point order, i.e. the UTF-8 byte order MongoDB uses (JS `<` compares UTF-16 units). */
-function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return utf8Rank(x) - utf8Rank(y);
-  }
-  return a.length - b.length;
-}
-
-/** Moves surrogates (astral code points) above U+E000..U+FFFF. */
-function utf8Rank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  return unit >= 0xe000 ? unit - 0x800 : unit;
-}
-
-/** Objects and arrays are not ordered among themselves (nothing here sorts on them). */
-function compareValues(a: unknown, b: unknown): number {
-  const ra = typeRank(a);
-  const rb = typeRank(b);
-  if (ra !== rb) return ra - rb;
-  if (ra === 1 || ra === 5) return a === b ? 0 : (a as number) < (b as number) ? -1 : 1;
-  if (ra === 2) return compareStrings(a as string, b as string);
-  return 0;
-}
-
-function equals(v: unknown, c: Scalar | null): boolean {
-  if (c === null) return v === null || v === undefined || (Array.isArray(v) && v.includes(null));
-  return v === c || (Array.isArray(v) && v.includes(c));
-}
-
-/** A range operator matches values of the operand's type only (MongoDB's type bracketing). */
-function inRange(v: unknown, c: Scalar, ok: (order: number) => boolean): boolean {
-  const one = (x: unknown) => typeRank(x) === typeRank(c) && ok(compareValues(x, c));
-  return one(v) || (Array.isArray(v) && v.some(one));
-}
-
-/** The keys under which an equality index finds a value: exactly the `c` for which equals(value, c) holds. */
-function indexKeys(v: unknown): unknown[] {
-  if (v === undefined || v === null) return [null];
-  if (Array.isArray(v)) return v.filter((e) => e === null || typeof e !== 'object');
-  return typeof v === 'object' ? [] : [v];
-}
-
-// ---- filters and sorting ----
-
-function checkField(field: string): void {
-  if (field.startsWith('$') || field.includes('.')) throw new Error(`filter field "${field}": only top-level fields`);
-}
-
-function compileCondition(field: string, cond: Condition): ((doc: Doc) => boolean) | null {
-  checkField(field);
-  if (cond === undefined) return null;
-  if (cond === null || typeof cond !== 'object') return (doc) => equals(doc[field], cond);
-  const tests: Array<(v: unknown) => boolean> = [];
-  for (const [op, c] of Object.entries(cond)) {
-    if (c === undefined) continue;
-    if (op === '$in') {
-      if (!Array.isArray(c)) throw new Error(`filter on "${field}": $in needs an array`);
-      tests.push((v) => c.some((x) => equals(v, x)));
-    } else if (op === '$ne') {
-      tests.push((v) => !equals(v, c as Scalar | null));
-    } else if (Object.hasOwn(RANGE, op)) {
-      tests.push((v) => inRange(v, c as Scalar, RANGE[op]));
-    } else {
-      throw new Error(`filter on "${field}": unsupported operator ${op}`);
-    }
-  }
-  return (doc) => tests.every((test) => test(doc[field]));
-}
-
-function compileFilter(filter: Filter): (doc: Doc) => boolean {
-  const parts = Object.entries(filter)
-    .map(([field, cond]) => compileCondition(field, cond))
-    .filter((p): p is (doc: Doc) => boolean => p !== null);
-  return (doc) => parts.every((p) => p(doc));
-}
-
-/** An array sorts by its smallest element ascending and its largest descending, as in MongoDB. */
-function sortValue(v: unknown, dir: 1 | -1): unknown {
-  if (!Array.isArray(v)) return v;
-  if (v.length === 0) return undefined;
-  return v.reduce((best, x) => (compareValues(x, best) * dir < 0 ? x : best));
-}
-
-function sortEntries(entries: Entry[], sort: NonNullable<FindOptions['sort']>): Entry[] {
-  const keyed = entries.map((e) => ({ e, keys: sort.map(([f, dir]) => sortValue(e.doc[f], dir)) }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < sort.length; i++) {
-      const c = compareValues(a.keys[i], b.keys[i]);
-      if (c !== 0) return c * sort[i][1];
-    }
-    return 0;
-  });
-  return keyed.map((k) => k.e);
-}
-
-// ---- indexes ----
-
-function newState(): State {
-  return { docs: new Map(), defs: [], eq: new Map(), unique: [] };
-}
-
-function uniqueKey(def: IndexDef, doc: Doc): string {
-  return JSON.stringify(def.fields.map((f) => doc[f] ?? null));
-}
-
-function addToIndex(index: Map<unknown, Set<string>>, doc: Doc, field: string): void {
-  for (const key of indexKeys(doc[field])) {
-    const ids = index.get(key);
-    if (ids) ids.add(doc._id);
-    else index.set(key, new Set([doc._id]));
-  }
-}
-
-function indexEntry(state: State, entry: Entry, add: boolean): void {
-  for (const [field, index] of state.eq) {
-    if (add) addToIndex(index, entry.doc, field);
-    else {
-      for (const key of indexKeys(entry.doc[field])) {
-        const ids = index.get(key);
-        ids?.delete(entry.doc._id);
-        if (ids?.size === 0) index.delete(key);
-      }
-    }
-  }
-  for (const { def, owners } of state.unique) {
-    if (add) owners.set(uniqueKey(def, entry.doc), entry.doc._id);
-    else owners.delete(uniqueKey(def, entry.doc));
-  }
-}
-
-function checkUnique(name: string, state: State, doc: Doc): void {
-  for (const { def, owners } of state.unique) {
-    const key = uniqueKey(def, doc);
-    const owner = owners.get(key);
-    if (owner !== undefined && owner !== doc._id) {
-      throw new Error(`duplicate key in ${name}: unique index (${def.fields.join(', ')}) already has ${key} (document ${owner})`);
-    }
-  }
-}
-
-/** Builds the structures of an index without attaching them, so a failure (duplicates) changes nothing. */
-function buildIndex(name: string, state: State, def: IndexDef) {
-  const eq = state.eq.has(def.fields[0]) ? undefined : new Map<unknown, Set<string>>();
-  const owners = def.unique ? new Map<string, string>() : undefined;
-  for (const { doc } of state.docs.values()) {
-    if (eq) addToIndex(eq, doc, def.fields[0]);
-    if (owners) {
-      const key = uniqueKey(def, doc);
-      if (owners.has(key)) throw new Error(`cannot create unique index (${def.fields.join(', ')}) on ${name}: duplicate key ${key}`);
-      owners.set(key, doc._id);
-    }
-  }
-  return () => {
-    state.defs.push(def);
-    if (eq) state.eq.set(def.fields[0], eq);
-    if (owners) state.unique.push({ def, owners });
-  };
-}
-
-/** Documents that may match: from an equality index when the filter has equality or $in on an indexed field. */
-function candidates(state: State, filter: Filter): Iterable<Entry> {
-  for (const [field, cond] of Object.entries(filter)) {
-    const index = state.eq.get(field);
-    if (!index || cond === undefined) continue;
-    const keys = cond === null || typeof cond !== 'object' ? [cond] : Array.isArray(cond.$in) ? cond.$in : null;
-    if (!keys) continue;
-    const out = new Map<string, Entry>();
-    for (const key of keys) for (const id of index.get(key) ?? []) out.set(id, state.docs.get(id)!);
-    return out.values();
-  }
-  return state.docs.values();
-}
-
-// ---- the store ----
+const emptyMeta = (): Meta => ({ columns: {}, indexes: [], arrays: [] });
+const tableName = (table: number) => `c${table}`;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -232,176 +82,400 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export async function openEmbeddedReadStore(file: string): Promise<ReadStore> {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS collections (name TEXT PRIMARY KEY, indexes TEXT NOT NULL DEFAULT '[]');
-    CREATE TABLE IF NOT EXISTS docs (
-      collection TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (collection, id)
-    ) WITHOUT ROWID;
-  `);
-  const sql = {
-    create: db.prepare('INSERT OR IGNORE INTO collections (name) VALUES (?)'),
-    setIndexes: db.prepare('UPDATE collections SET indexes = ? WHERE name = ?'),
-    put: db.prepare(
-      'INSERT INTO docs (collection, id, json) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET json = excluded.json',
-    ),
-    delete: db.prepare('DELETE FROM docs WHERE collection = ? AND id = ?'),
-    dropDocs: db.prepare('DELETE FROM docs WHERE collection = ?'),
-    dropCollection: db.prepare('DELETE FROM collections WHERE name = ?'),
+function duplicateKeyError(name: string, e: unknown): unknown {
+  const code = (e as { code?: unknown })?.code;
+  if (code !== 'SQLITE_CONSTRAINT_UNIQUE') return e;
+  return new Error(`duplicate key in ${name}: a unique index already holds this value (${(e as Error).message})`);
+}
+
+export async function openEmbeddedReadStore(file: string, options: EmbeddedReadStoreOptions = {}): Promise<EmbeddedReadStore> {
+  const db = openSqliteFile(file, 'NORMAL', 8000);
+  db.exec(`CREATE TABLE IF NOT EXISTS collection_meta (
+    tbl INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, meta TEXT NOT NULL
+  )`);
+
+  const cache = new DocCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const statements = new Map<string, Database.Statement>();
+  /** Prepares once; an index SQLite cannot use for a query (INDEXED BY) is left to its own choice instead. */
+  const compile = (sql: string): Database.Statement => {
+    try {
+      return db.prepare(sql);
+    } catch (e) {
+      if (!/no query solution/.test(String(e))) throw e;
+      return db.prepare(sql.replace(/ INDEXED BY \w+/, ''));
+    }
   };
+  const prepared = (sql: string): Database.Statement => {
+    let stmt = statements.get(sql);
+    if (!stmt) {
+      if (statements.size > 1000) statements.clear();
+      stmt = compile(sql);
+      statements.set(sql, stmt);
+    }
+    return stmt;
+  };
+
+  // ---- collections ----
 
   const states = new Map<string, State>();
-  const load = db.transaction(() => {
-    for (const row of db.prepare('SELECT collection, id, json FROM docs').iterate() as Iterable<{ collection: string; json: string }>) {
-      if (!states.has(row.collection)) states.set(row.collection, newState());
-      const doc = deepFreeze(JSON.parse(row.json) as Doc);
-      states.get(row.collection)!.docs.set(doc._id, { doc, json: row.json });
+  const stateOf = (table: number, meta: Meta): State => ({ table, meta, fields: Object.keys(meta.columns), upserts: {} });
+  const loadStates = () => {
+    states.clear();
+    for (const row of db.prepare('SELECT tbl, name, meta FROM collection_meta').all() as Array<{ tbl: number; name: string; meta: string }>) {
+      states.set(row.name, stateOf(row.tbl, JSON.parse(row.meta) as Meta));
     }
-    for (const row of db.prepare('SELECT name, indexes FROM collections').all() as Array<{ name: string; indexes: string }>) {
-      const state = states.get(row.name) ?? newState();
-      states.set(row.name, state);
-      for (const def of JSON.parse(row.indexes) as IndexDef[]) buildIndex(row.name, state, def)();
-    }
-  });
-  load();
-
-  let closed = false;
-  const open = () => {
-    if (closed) throw new Error('read store is closed');
   };
+  const saveMeta = (state: State) => prepared('UPDATE collection_meta SET meta = ? WHERE tbl = ?').run(JSON.stringify(state.meta), state.table);
 
   /** Mirrors MongoDB: a collection exists once something was written to it or an index declared on it. */
-  const existing = (name: string): State => {
-    let state = states.get(name);
-    if (!state) {
-      sql.create.run(name);
-      states.set(name, (state = newState()));
-    }
+  const createState = db.transaction((name: string): State => {
+    const meta = emptyMeta();
+    const table = Number(prepared('INSERT INTO collection_meta (name, meta) VALUES (?, ?)').run(name, JSON.stringify(meta)).lastInsertRowid);
+    db.exec(`CREATE TABLE ${tableName(table)} (id PRIMARY KEY NOT NULL, pos, doc TEXT NOT NULL)`);
+    const state = stateOf(table, meta);
+    states.set(name, state);
     return state;
+  });
+  const existing = (name: string): State => states.get(name) ?? createState(name);
+
+  const columnOf = (state: State, field: string): string | null => {
+    if (state.meta.arrays.includes(field)) return null;
+    if (field === '_id') return 'id';
+    if (field === '_pos') return 'pos';
+    return state.meta.columns[field] ?? null;
+  };
+  /** The column an index uses, whatever the field holds (arrays included: a unique index compares whole values). */
+  const indexColumn = (state: State, field: string) => (field === '_id' ? 'id' : field === '_pos' ? 'pos' : state.meta.columns[field]);
+
+  const markArrays = (state: State, values: unknown[]) => {
+    const fresh = state.fields.filter((f, i) => Array.isArray(values[i]) && !state.meta.arrays.includes(f));
+    if (fresh.length === 0) return;
+    state.meta = { ...state.meta, arrays: [...state.meta.arrays, ...fresh] };
+    saveMeta(state);
   };
 
-  const write = (name: string, doc: Doc): void => {
+  // ---- other processes ----
+
+  // Another connection (a CLI on the same file) may have changed collections: what is held in memory is reloaded
+  // when its commits are noticed, looked for at most every VERSION_CHECK_MS.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  let nextVersionCheck = 0;
+  loadStates();
+  let closed = false;
+  const forget = () => {
+    loadStates();
+    cache.clear();
+  };
+  const ready = () => {
+    if (closed) throw new Error('read store is closed');
+    const now = performance.now();
+    if (now < nextVersionCheck) return;
+    nextVersionCheck = now + VERSION_CHECK_MS;
+    const version = dataVersion.get();
+    if (version === seenVersion) return;
+    seenVersion = version;
+    forget();
+  };
+
+  const commits = new GroupCommit(db, forget);
+  const mutate = <R>(change: () => R): Promise<R> => {
+    ready();
+    return commits.run(change);
+  };
+
+  // ---- documents ----
+
+  const parse = (state: State, id: string, json: string): Doc => {
+    const cached = cache.get(state.table, id);
+    if (cached) return cached;
+    const doc = deepFreeze(JSON.parse(json) as Doc);
+    cache.set(state.table, id, doc, json.length);
+    return doc;
+  };
+
+  const upsertSql = (state: State, mode: WriteMode) => (state.upserts[mode] ??= buildUpsert(state, mode));
+  const buildUpsert = (state: State, mode: WriteMode) => {
+    const t = tableName(state.table);
+    const cols = ['id', 'pos', 'doc', ...state.fields.map((f) => state.meta.columns[f])];
+    const insert = `INSERT INTO ${t} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+    if (mode === 'new') return `${insert} ON CONFLICT (id) DO NOTHING`;
+    const set = cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ');
+    // As with MongoDB's `_pos: {$lt: pos}`: a stored document whose position is not a number is never replaced.
+    return `${insert} ON CONFLICT (id) DO UPDATE SET ${set}${mode === 'newer' ? ` WHERE ${t}.pos < excluded.pos` : ''}`;
+  };
+
+  const write = (name: string, doc: Doc, mode: WriteMode): boolean => {
     if (typeof doc?._id !== 'string') throw new Error(`${name}: a document needs a string _id`);
+    if (mode === 'newer' && typeof doc._pos !== 'number') throw new Error(`${name}: putIfNewer needs a numeric _pos`);
     const json = JSON.stringify(doc);
-    const entry: Entry = { doc: deepFreeze(JSON.parse(json) as Doc), json };
-    const state = states.get(name);
-    if (state) checkUnique(name, state, entry.doc);
-    const target = existing(name);
-    sql.put.run(name, entry.doc._id, json);
-    const old = target.docs.get(entry.doc._id);
-    if (old) indexEntry(target, old, false);
-    target.docs.set(entry.doc._id, entry);
-    indexEntry(target, entry, true);
-  };
-
-  const remove = (name: string, state: State, ids: string[]): void => {
-    db.transaction(() => ids.forEach((id) => sql.delete.run(name, id)))();
-    for (const id of ids) {
-      const old = state.docs.get(id);
-      if (!old) continue;
-      indexEntry(state, old, false);
-      state.docs.delete(id);
+    const state = existing(name);
+    const values = state.fields.map((f) => storedValue(doc[f]));
+    markArrays(state, values);
+    try {
+      const info = prepared(upsertSql(state, mode)).run(doc._id, keyOf(storedValue(doc._pos)), json, ...values.map(keyOf));
+      cache.delete(state.table, doc._id);
+      return info.changes > 0;
+    } catch (e) {
+      throw duplicateKeyError(name, e);
     }
   };
 
-  const matching = (name: string, filter: Filter): Entry[] => {
-    const match = compileFilter(filter);
-    const state = states.get(name);
-    if (!state) return [];
-    const out: Entry[] = [];
-    for (const entry of candidates(state, filter)) if (match(entry.doc)) out.push(entry);
-    return out;
+  // ---- queries ----
+
+  const verified = new Set<string>();
+  /** Checking mode: refuses a plan that reads a whole collection, or sorts a limited page in memory. */
+  const checkPlan = (name: string, sql: string, params: Key[], what: () => string, limited = false, stopsAtLimit = false) => {
+    if (!options.requireIndexes || verified.has(sql)) return;
+    const steps = (compile(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+    // An unfiltered, limited page walked in an index's order stops at the limit: that scan is what the index is for.
+    const walksIndex = (s: string) => stopsAtLimit && !sql.includes(' WHERE ') && /^SCAN c\d+ USING (COVERING )?INDEX /.test(s);
+    const scan = steps.find((s) => (/^SCAN c\d+\b/.test(s) && !walksIndex(s)) || (limited && s === 'USE TEMP B-TREE FOR ORDER BY'));
+    if (scan) throw new Error(`read store index check: ${what()} on ${name} is not served by an index (${steps.join('; ')}); declare one`);
+    verified.add(sql);
+  };
+  const queryText = (op: string, filter: Filter, options: FindOptions = {}) => `${op}(${JSON.stringify(filter)}${options.sort ? `, sort ${JSON.stringify(options.sort)}` : ''})`;
+
+  /** `FROM <table> [INDEXED BY <the index chosen>] [WHERE …]` */
+  const fromWhere = (state: State, plan: QueryPlan, findOptions: FindOptions = {}) => {
+    const index = chooseIndex(state.meta.indexes, plan, findOptions);
+    const indexed = index === -1 ? '' : ` INDEXED BY i${state.table}_${index + 1}`;
+    return ` FROM ${tableName(state.table)}${indexed}${plan.where.length ? ` WHERE ${plan.where.join(' AND ')}` : ''}`;
   };
 
-  // Stored documents are deep-frozen once, when written, so readers share them without copying.
-  const copy = <T>(entry: Entry): T => entry.doc as T;
+  /** Rows matching `filter` in the asked order, at most `limit` (0: all). */
+  const select = (name: string, state: State, filter: Filter, findOptions: FindOptions): Doc[] => {
+    const plan = planQuery(filter, findOptions, (f) => columnOf(state, f));
+    if (plan.never) return [];
+    const limit = findOptions.limit && findOptions.limit > 0 ? findOptions.limit : 0;
+    const sqlLimit = limit && !plan.residual && !plan.sortInJs ? ` LIMIT ${limit}` : '';
+    const sql = `SELECT id, doc${fromWhere(state, plan, findOptions)}${plan.orderBy ? ` ${plan.orderBy}` : ''}${sqlLimit}`;
+    const unbounded = Object.keys(filter).length === 0 && !findOptions.sort?.length && limit > 0;
+    if (!unbounded) checkPlan(name, sql, plan.params, () => queryText('find', filter, findOptions), limit > 0, sqlLimit !== '');
+    if (options.requireIndexes && plan.sortInJs && limit) {
+      throw new Error(`read store index check: ${queryText('find', filter, findOptions)} on ${name} sorts a limited page in memory; declare an index for the sort`);
+    }
+    const out: Doc[] = [];
+    for (const row of prepared(sql).iterate(...plan.params) as Iterable<{ id: string; doc: string }>) {
+      const doc = parse(state, row.id, row.doc);
+      if (plan.residual && !plan.residual(doc)) continue;
+      out.push(doc);
+      if (limit && !plan.sortInJs && out.length >= limit) break;
+    }
+    if (plan.sortInJs) sortDocs(out, findOptions.sort!);
+    return limit && out.length > limit ? out.slice(0, limit) : out;
+  };
+
+  /**
+   * A query of a collection that does not exist matches nothing. It is checked all the same (the same errors for a
+   * bad filter; in checking mode, refused unless it reads by `_id`), since no index was ever declared for it.
+   */
+  const nothingStored = (name: string, op: string, filter: Filter, findOptions: FindOptions = {}): true => {
+    compileFilter(filter);
+    const byId = Object.keys(filter).every((f) => f === '_id' || filter[f] === undefined) && Object.keys(filter).length > 0;
+    const unbounded = Object.keys(filter).length === 0 && !findOptions.sort?.length && (findOptions.limit ?? 0) > 0;
+    if (options.requireIndexes && !byId && !unbounded) {
+      throw new Error(`read store index check: ${queryText(op, filter, findOptions)} on ${name} is not served by an index (no index was declared for it)`);
+    }
+    return true;
+  };
+
+  const find = (name: string, filter: Filter, findOptions: FindOptions): Doc[] => {
+    const state = states.get(name);
+    if (!state) return nothingStored(name, 'find', filter, findOptions) && [];
+    const parts = splitIn(filter, findOptions, (f) => columnOf(state, f));
+    if (!parts) return select(name, state, filter, findOptions);
+    const merged = parts.flatMap((part) => select(name, state, part, findOptions));
+    return sortDocs(merged, findOptions.sort!).slice(0, findOptions.limit);
+  };
+
+  const count = (name: string, filter: Filter): number => {
+    const state = states.get(name);
+    if (!state) return nothingStored(name, 'count', filter) && 0;
+    const plan = planQuery(filter, {}, (f) => columnOf(state, f));
+    if (plan.never) return 0;
+    if (plan.residual) return select(name, state, filter, {}).length;
+    const sql = `SELECT count(*)${fromWhere(state, plan)}`;
+    checkPlan(name, sql, plan.params, () => queryText('count', filter));
+    return prepared(sql).pluck().get(...plan.params) as number;
+  };
+
+  const deleteMany = (name: string, filter: Filter): number => {
+    const state = states.get(name);
+    if (!state) return nothingStored(name, 'deleteMany', filter) && 0;
+    const t = tableName(state.table);
+    const plan = planQuery(filter, {}, (f) => columnOf(state, f));
+    if (plan.never) return 0;
+    let ids: string[];
+    if (plan.residual) {
+      ids = select(name, state, filter, {}).map((d) => d._id);
+      const remove = prepared(`DELETE FROM ${t} WHERE id = ?`);
+      db.transaction(() => ids.forEach((id) => remove.run(id)))();
+    } else {
+      checkPlan(name, `SELECT id${fromWhere(state, plan)}`, plan.params, () => queryText('deleteMany', filter));
+      ids = prepared(`DELETE${fromWhere(state, plan)} RETURNING id`).pluck().all(...plan.params) as string[];
+    }
+    for (const id of ids) cache.delete(state.table, id);
+    return ids.length;
+  };
+
+  // ---- indexes ----
+
+  /** Adds a key column for `field` and fills it from the stored documents. */
+  const addColumn = (state: State, field: string): State => {
+    const column = `k${Object.keys(state.meta.columns).length + 1}`;
+    const t = tableName(state.table);
+    db.exec(`ALTER TABLE ${t} ADD COLUMN ${column}`);
+    const next = stateOf(state.table, { ...state.meta, columns: { ...state.meta.columns, [field]: column } });
+    const read = db.prepare(`SELECT rowid AS r, doc FROM ${t} WHERE rowid > ? ORDER BY rowid LIMIT ${CHUNK}`);
+    const update = db.prepare(`UPDATE ${t} SET ${column} = ? WHERE rowid = ?`);
+    for (let after = 0; ; ) {
+      const rows = read.all(after) as Array<{ r: number; doc: string }>;
+      for (const row of rows) {
+        const value = storedValue((JSON.parse(row.doc) as Doc)[field]);
+        if (Array.isArray(value) && !next.meta.arrays.includes(field)) next.meta.arrays = [...next.meta.arrays, field];
+        update.run(keyOf(value), row.r);
+        after = row.r;
+      }
+      if (rows.length < CHUNK) return next;
+    }
+  };
+
+  const createIndex = db.transaction((name: string, def: IndexDef) => {
+    let state = existing(name);
+    for (const f of def.fields) if (indexColumn(state, f) === undefined) state = addColumn(state, f);
+    const cols = def.fields.map((f) => indexColumn(state, f));
+    const t = tableName(state.table);
+    const n = state.meta.indexes.length + 1;
+    db.exec(`CREATE INDEX i${state.table}_${n} ON ${t} (${cols.join(', ')})`);
+    // SQLite lets NULLs repeat in a unique index; MongoDB counts a missing field as one null value.
+    if (def.unique) db.exec(`CREATE UNIQUE INDEX u${state.table}_${n} ON ${t} (${cols.map((c) => `ifnull(${c}, X'00')`).join(', ')})`);
+    state = { ...state, meta: { ...state.meta, indexes: [...state.meta.indexes, def] } };
+    saveMeta(state);
+    return state;
+  });
+
+  const ensureIndex = (name: string, fields: string[], unique: boolean) => {
+    if (fields.length === 0) throw new Error(`${name}: an index needs at least one field`);
+    fields.forEach(checkField);
+    const same = states.get(name)?.meta.indexes.find((d) => d.fields.join('\0') === fields.join('\0'));
+    if (same) {
+      if (same.unique === unique) return;
+      throw new Error(`${name}: an index on (${fields.join(', ')}) already exists with other options`);
+    }
+    try {
+      states.set(name, createIndex(name, { fields: [...fields], unique }));
+    } catch (e) {
+      loadStates(); // the transaction rolled back; so does what this process holds
+      const code = (e as { code?: unknown })?.code;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE') throw new Error(`cannot create unique index (${fields.join(', ')}) on ${name}: duplicate key`);
+      throw e;
+    }
+  };
+
+  // ---- dropping and reclaiming space ----
+
+  const orphanTables = () =>
+    db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'c[0-9]*'
+         AND CAST(substr(name, 2) AS INTEGER) NOT IN (SELECT tbl FROM collection_meta)`,
+      )
+      .pluck()
+      .all() as string[];
+
+  /** One bounded step: part of a dropped table deleted, or some free pages given back. False once nothing is left. */
+  const reclaimStep = (): boolean => {
+    const [orphan] = orphanTables();
+    if (orphan) {
+      const deleted = db.prepare(`DELETE FROM ${orphan} WHERE rowid IN (SELECT rowid FROM ${orphan} LIMIT ${RECLAIM_ROWS})`).run().changes;
+      if (deleted === 0) db.exec(`DROP TABLE ${orphan}`);
+      return true;
+    }
+    return returnFreePages(db, RECLAIM_PAGES);
+  };
+
+  let reclaimTimer: NodeJS.Timeout | null = null;
+  const scheduleReclaim = () => {
+    if (reclaimTimer || closed) return;
+    reclaimTimer = setTimeout(() => {
+      reclaimTimer = null;
+      if (!closed && reclaimStep()) scheduleReclaim();
+    }, RECLAIM_EVERY_MS);
+    reclaimTimer.unref();
+  };
+
+  const drop = (name: string) => {
+    const state = states.get(name);
+    if (!state) return;
+    prepared('DELETE FROM collection_meta WHERE tbl = ?').run(state.table);
+    states.delete(name);
+    scheduleReclaim();
+  };
+
+  migrateEarlierLayout(db, {
+    put: (collection, doc) => write(collection, doc, 'put'),
+    declareIndex: (collection, def) => states.set(collection, createIndex(collection, def)),
+    touch: existing,
+  });
+  reclaimingFreePages(db);
+  seenVersion = dataVersion.get();
+  scheduleReclaim();
+  const stopCheckpoints = await checkpointInBackground(file);
 
   function collection<T extends Doc = Doc>(name: string): Collection<T> {
     return {
       async get(id) {
-        open();
-        const entry = states.get(name)?.docs.get(id);
-        return entry ? copy<T>(entry) : null;
+        ready();
+        const state = states.get(name);
+        if (!state) return null;
+        const cached = cache.get(state.table, id);
+        if (cached) return cached as T;
+        const json = prepared(`SELECT doc FROM ${tableName(state.table)} WHERE id = ?`).pluck().get(id) as string | undefined;
+        return json === undefined ? null : (parse(state, id, json) as T);
       },
-      async find(filter, options = {}) {
-        open();
-        let hits = matching(name, filter);
-        if (options.sort?.length) hits = sortEntries(hits, options.sort);
-        if (options.limit && options.limit > 0) hits = hits.slice(0, options.limit);
-        return hits.map((e) => copy<T>(e));
+      async find(filter, findOptions = {}) {
+        ready();
+        return find(name, filter, findOptions) as T[];
       },
       async count(filter) {
-        open();
-        return matching(name, filter).length;
+        ready();
+        return count(name, filter);
       },
       async put(doc) {
-        open();
-        write(name, doc);
+        await mutate(() => write(name, doc, 'put'));
       },
-      async putIfNewer(doc) {
-        open();
-        if (typeof doc._pos !== 'number') throw new Error(`${name}: putIfNewer needs a numeric _pos`);
-        const current = states.get(name)?.docs.get(doc._id)?.doc;
-        // As with MongoDB's `_pos: {$lt: pos}`: a stored document without a position is never replaced.
-        if (current && !(typeof current._pos === 'number' && current._pos < doc._pos)) return false;
-        write(name, doc);
-        return true;
-      },
-      async insertNew(doc) {
-        open();
-        if (states.get(name)?.docs.has(doc._id)) return false;
-        write(name, doc);
-        return true;
-      },
-      async delete(id) {
-        open();
-        const state = states.get(name);
-        if (state?.docs.has(id)) remove(name, state, [id]);
-      },
-      async deleteMany(filter) {
-        open();
-        const ids = matching(name, filter).map((e) => e.doc._id);
-        if (ids.length) remove(name, states.get(name)!, ids);
-        return ids.length;
-      },
-      async ensureIndex(fields, options = {}) {
-        open();
-        if (fields.length === 0) throw new Error(`${name}: an index needs at least one field`);
-        fields.forEach(checkField);
-        const def: IndexDef = { fields: [...fields], unique: options.unique === true };
-        const state = existing(name);
-        const same = state.defs.find((d) => d.fields.join('\0') === def.fields.join('\0'));
-        if (same) {
-          if (same.unique === def.unique) return;
-          throw new Error(`${name}: an index on (${fields.join(', ')}) already exists with other options`);
-        }
-        const attach = buildIndex(name, state, def);
-        sql.setIndexes.run(JSON.stringify([...state.defs, def]), name);
-        attach();
-      },
-      async drop() {
-        open();
-        db.transaction(() => {
-          sql.dropDocs.run(name);
-          sql.dropCollection.run(name);
-        })();
-        states.delete(name);
-      },
+      putIfNewer: (doc) => mutate(() => write(name, doc, 'newer')),
+      insertNew: (doc) => mutate(() => write(name, doc, 'new')),
+      delete: (id) =>
+        mutate(() => {
+          const state = states.get(name);
+          if (!state) return;
+          prepared(`DELETE FROM ${tableName(state.table)} WHERE id = ?`).run(id);
+          cache.delete(state.table, id);
+        }),
+      deleteMany: (filter) => mutate(() => deleteMany(name, filter)),
+      ensureIndex: (fields, indexOptions = {}) => mutate(() => ensureIndex(name, fields, indexOptions.unique === true)),
+      drop: () => mutate(() => drop(name)),
     };
   }
 
   return {
     collection,
     async listCollections() {
-      open();
+      ready();
       return [...states.keys()];
+    },
+    async reclaimSpace() {
+      await mutate(() => undefined); // what is pending first
+      while (reclaimStep());
     },
     async close() {
       if (closed) return;
+      commits.close();
       closed = true;
+      if (reclaimTimer) clearTimeout(reclaimTimer);
+      await stopCheckpoints();
       db.close();
     },
   };

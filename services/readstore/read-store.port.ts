@@ -1,7 +1,8 @@
 /**
  * The read-model store port: named collections of JSON documents written by projections (and a few state
  * collections such as sessions), read by the GET endpoints.
- * Adapters: embedded (embedded-read-store.ts, in memory with a durable SQLite file) and MongoDB (mongo-read-store.ts).
+ * Adapters: embedded (embedded-read-store.ts, SQLite: documents on disk, indexed, a bounded cache) and MongoDB
+ * (mongo-read-store.ts).
  *
  * Filters are deliberately small so that both adapters implement them identically:
  * top-level fields only, all conditions ANDed; a bare value means equality (null matches a missing field too).

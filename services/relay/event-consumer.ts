@@ -1,13 +1,20 @@
 /**
- * A consumer group over the relayed domain events that handles each event once: the bus delivers at least once,
- * and the event ids already handled by this group are remembered in the read store.
+ * A consumer group over the relayed domain events that handles each event once: the bus delivers at least once (a
+ * crash redelivers what was not committed; a relay that lost its checkpoint publishes again), and the ids of the
+ * events this group handled lately are remembered in the read store. Only lately: a redelivery comes soon after
+ * the first delivery, so the memo keeps the last KEEP_POSITIONS log positions and never grows with the history.
  */
 import type { Bus, BusConsumer } from '../bus/bus.port';
 import type { EventCodec } from '../eventstore/decoding-event-store';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import type { ReadStore } from '../readstore/read-store.port';
 
-export const CONSUMED = '_consumed';
+export const CONSUMED = '_consumed_recent';
+/** Where an earlier version remembered every handled event for good; dropped when a group starts. */
+const CONSUMED_FOR_GOOD = '_consumed';
+const KEEP_POSITIONS = 20_000;
+/** Handled events between two prunings of the memo. */
+const PRUNE_EVERY = 1000;
 
 export async function consumeDomainEvents(
   bus: Bus,
@@ -21,6 +28,9 @@ export async function consumeDomainEvents(
   types?: ReadonlySet<string>,
 ): Promise<BusConsumer> {
   const seen = store.collection(CONSUMED);
+  await seen.ensureIndex(['group', '_pos']);
+  await store.collection(CONSUMED_FOR_GOOD).drop();
+  let handled = 0;
   return bus.subscribe(
     group,
     topic,
@@ -30,7 +40,8 @@ export async function consumeDomainEvents(
       const id = `${group}:${event.id}`;
       if (event.redacted || (await seen.get(id))) return;
       await handle(event);
-      await seen.put({ _id: id, at: new Date().toISOString() });
+      await seen.put({ _id: id, group, _pos: event.position });
+      if (++handled % PRUNE_EVERY === 0) await seen.deleteMany({ group, _pos: { $lt: event.position - KEEP_POSITIONS } });
     },
     { fromBeginning: true },
   );

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Bus, BusMessage } from '../bus/bus.port';
+import { LOG_POSITION } from '../bus/log-backed-bus';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
 import { followLog, type LogFollower } from '../eventstore/follow-log';
 import type { ReadStore } from '../readstore/read-store.port';
@@ -15,7 +16,7 @@ export const RELAY_CHECKPOINT = 'relay';
 export const busMessage = (e: RecordedEvent): BusMessage => ({
   key: e.streamId,
   value: JSON.stringify(e),
-  headers: { 'event-id': e.id, 'event-type': e.type },
+  headers: { 'event-id': e.id, 'event-type': e.type, [LOG_POSITION]: String(e.position) },
 });
 
 const MAX_BATCH = 500;

@@ -70,11 +70,13 @@ export async function startHelloServer(): Promise<ChildServer> {
 }
 
 /**
- * The real service as it runs in production: `node dist/services/main.js` on a fresh DATA_DIR.
+ * The real service as it runs in production: `node dist/services/main.js` on a fresh DATA_DIR (or the one given).
  * BENCH_CPU_PROF=<dir> runs it under --cpu-prof (the profile is written when it exits on SIGTERM).
  */
-export async function startServiceChild(env: Record<string, string> = {}): Promise<ChildServer> {
-  const dataDir = tempDir('service');
+export async function startServiceChild(
+  env: Record<string, string> = {},
+  { dataDir = tempDir('service'), readyTimeoutMs = 20_000 }: { dataDir?: string; readyTimeoutMs?: number } = {},
+): Promise<ChildServer> {
   const port = await freePort();
   const main = path.resolve(__dirname, '..', '..', 'services', 'main.js');
   const prof = process.env.BENCH_CPU_PROF;
@@ -86,11 +88,16 @@ export async function startServiceChild(env: Record<string, string> = {}): Promi
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/readyz`, 20_000, () => alive(child));
+  await waitForHttp(`${url}/readyz`, readyTimeoutMs, () => alive(child));
   return { child, url, dataDir, stop: () => stopChild(child, 10_000) };
 }
 
 /** A child process that runs one autocannon load (see load-child.ts) and sends its result back. */
 export function forkLoadChild(): ChildProcess {
-  return track(fork(path.join(__dirname, 'load-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  return forkBenchChild('load-child.js');
+}
+
+/** A bench module (compiled, beside this one) in a child process with an IPC channel; killed when the bench exits. */
+export function forkBenchChild(file: string, env: Record<string, string> = {}): ChildProcess {
+  return track(fork(path.join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
 }

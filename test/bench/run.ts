@@ -12,6 +12,8 @@
  *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
  *   8. automation runs (notify, then call a local receiver; service in process): runs/s and trigger-to-action latency
  *   9. the CLI's export of a log of BENCH_EXPORT_EVENTS events (default 1,000,000) seeded straight into the store
+ *  10. scale (scale-bench.ts): 10k and 100k events in the log (1M with SCALE_1M=1): RSS, disk per event, cold start,
+ *      a week's GET /events and /sync as one calendar grows
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
@@ -28,6 +30,7 @@ import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
 import { exportBench, printExport } from './export-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
+import { scaleBench, scaleSizes, scaleSummary } from './scale-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { webhookBench } from './webhook-bench';
 import { automationBench } from './automation-bench';
@@ -266,6 +269,11 @@ async function main(): Promise<void> {
   printExport(exported, log);
   log();
 
+  // 10. Scale
+  log(`[10] Scale: ${scaleSizes().join(', ')} events seeded through the event store (scale-bench.ts; SCALE_1M=1 adds 1,000,000)`);
+  const scale = await scaleBench(log);
+  log();
+
   // Summary
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   const rows: Row[] = [
@@ -311,6 +319,7 @@ async function main(): Promise<void> {
     })),
     { figure: 'Automation runs/s (notify + call a local receiver)', value: `${fmt(automations.runsPerSec, 0)} runs/s`, target: '-', result: '-' },
     { figure: 'Automation trigger-to-action latency', value: `p50 ${ms(automations.latency.p50)}, p99 ${ms(automations.latency.p99)}, max ${ms(automations.latency.max)}`, target: '-', result: '-' },
+    ...scaleSummary(scale),
   ];
   const w = [0, 0, 0, 0];
   const cells = (r: Row) => [r.figure, r.value, r.target, r.result];

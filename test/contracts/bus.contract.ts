@@ -107,6 +107,22 @@ export function busContract(name: string, open: () => Promise<Bus>): void {
       expect(b.values().sort()).toEqual(['v1', 'v2', 'v3', 'v4', 'v5']);
     });
 
+    it('keeps the messages a stopped group has not consumed while another group consumes everything', async () => {
+      const topic = unique('keep');
+      const slowGroup = unique('slow');
+      const slow = await collect(slowGroup, topic, true);
+      const fast = await collect(unique('fast'), topic, true);
+      await bus.publish(topic, ['a1', 'a2', 'a3'].map((value) => ({ key: 'k', value })));
+      await waitFor('both groups', () => slow.seen.length >= 3 && fast.seen.length >= 3);
+      await slow.consumer.stop();
+      await bus.publish(topic, ['b1', 'b2', 'b3'].map((value) => ({ key: 'k', value })));
+      await waitFor('the fast group', () => fast.seen.length >= 6);
+      const resumed = await collect(slowGroup, topic, true);
+      await waitFor('the slow group\'s backlog', () => resumed.seen.length >= 3);
+      await sleep(300);
+      expect(resumed.values()).toEqual(['b1', 'b2', 'b3']);
+    });
+
     it('redelivers a message whose handler failed, before anything after it', async () => {
       const topic = unique('retry');
       const attempts: string[] = [];

@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedBus } from '../../services/bus/embedded-bus';
+import { logBackedBus } from '../../services/bus/log-backed-bus';
+import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import type { ConsumedMessage } from '../../services/bus/bus.port';
 import { busContract } from './bus.contract';
 
@@ -19,6 +21,11 @@ async function waitFor(condition: () => boolean): Promise<void> {
 }
 
 busContract('embedded', () => openEmbeddedBus(newFile()));
+busContract('embedded, in front of the embedded log', async () => {
+  const log = await openSqliteEventStore(join(dir, `log-${++files}.sqlite`));
+  const bus = logBackedBus(await openEmbeddedBus(newFile()), log);
+  return { ...bus, close: async () => { await bus.close(); await log.close(); } };
+});
 
 describe('embedded bus', () => {
   it('keeps messages and committed offsets across a reopen', async () => {
@@ -40,6 +47,72 @@ describe('embedded bus', () => {
     expect(after.map((m) => [m.value, m.offset, m.partition])).toEqual([['v4', '3', 0]]);
     expect(replay).toEqual(['v1', 'v2', 'v3', 'v4']);
     await second.close();
+  });
+
+  describe('retention', () => {
+    const values = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ key: `k${i % 3}`, value: `v${from + i}` }));
+
+    it('deletes what every group consumed and keeps each group its unconsumed messages, across a reopen', async () => {
+      const file = newFile();
+      const first = await openEmbeddedBus(file);
+      const fast: string[] = [];
+      await first.subscribe('fast', 't', async (m) => void fast.push(m.value), { fromBeginning: true });
+      const slow: string[] = [];
+      const slowConsumer = await first.subscribe('slow', 't', async (m) => void slow.push(m.value), { fromBeginning: true });
+      await first.publish('t', values(5));
+      await waitFor(() => fast.length === 5 && slow.length === 5);
+      await slowConsumer.stop();
+      await first.publish('t', values(5, 5));
+      await waitFor(() => fast.length === 10);
+      await first.compact();
+      // Only the slow group's backlog is left: a group joining from the beginning starts there.
+      const late: string[] = [];
+      const lateConsumer = await first.subscribe('late', 't', async (m) => void late.push(m.value), { fromBeginning: true });
+      await waitFor(() => late.length === 5);
+      expect(late).toEqual(['v5', 'v6', 'v7', 'v8', 'v9']);
+      await lateConsumer.stop();
+      await first.close();
+
+      const second = await openEmbeddedBus(file);
+      const resumed: ConsumedMessage[] = [];
+      await second.subscribe('slow', 't', async (m) => void resumed.push(m), { fromBeginning: true });
+      await waitFor(() => resumed.length === 5);
+      expect(resumed.map((m) => [m.value, m.offset])).toEqual([['v5', '5'], ['v6', '6'], ['v7', '7'], ['v8', '8'], ['v9', '9']]);
+      await second.compact();
+      await second.publish('t', values(1, 10));
+      const fresh: ConsumedMessage[] = [];
+      await second.subscribe('fresh', 't', async (m) => void fresh.push(m), { fromBeginning: true });
+      await waitFor(() => fresh.length === 1);
+      expect(fresh.map((m) => [m.value, m.offset])).toEqual([['v10', '10']]); // offsets go on after deletions
+      await second.close();
+    });
+
+    it('keeps everything while a topic has no group', async () => {
+      const bus = await openEmbeddedBus(newFile());
+      await bus.publish('t', values(3));
+      await bus.compact();
+      const seen: string[] = [];
+      await bus.subscribe('g', 't', async (m) => void seen.push(m.value), { fromBeginning: true });
+      await waitFor(() => seen.length === 3);
+      await bus.close();
+    });
+
+    it('gives the space of consumed messages back: the file stays the size of the backlog', async () => {
+      const file = newFile();
+      const bus = await openEmbeddedBus(file);
+      let handled = 0;
+      await bus.subscribe('g', 't', async () => void handled++, { fromBeginning: true });
+      const big = 'x'.repeat(2000);
+      for (let batch = 0; batch < 10; batch++) await bus.publish('t', Array.from({ length: 200 }, (_, i) => ({ key: `k${i}`, value: big })));
+      await waitFor(() => handled === 2000);
+      await bus.close();
+      const full = statSync(file).size;
+      const reopened = await openEmbeddedBus(file);
+      await reopened.compact();
+      await reopened.close();
+      expect(full).toBeGreaterThan(4_000_000);
+      expect(statSync(file).size).toBeLessThan(full / 10);
+    });
   });
 
   it('remembers where a group started from the end even before it handled anything', async () => {

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  EventMetadata,
   EventStore,
   NewEvent,
   RecordedEvent,
@@ -67,6 +68,31 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       ]);
       expect((await store.readStream(s, 1)).map((e) => e.id)).toEqual([second.id]);
       expect(await store.readStream(newStream())).toEqual([]);
+    });
+
+    it('round-trips metadata exactly: absent and null fields, ids and instants of any form, fields added later', async () => {
+      const s = newStream();
+      const start = await store.headPosition();
+      const plain = newEvent();
+      const odd: NewEvent = {
+        ...newEvent(),
+        metadata: {
+          userId: null,
+          spaceId: randomUUID(),
+          correlationId: 'req-42',
+          causationId: randomUUID().toUpperCase(),
+          occurredAt: '2026-03-29T01:30:00Z',
+          schemaVersion: 2,
+          traceId: 'abc',
+          keyRef: { user: 'user-1', version: 3 },
+        } as EventMetadata,
+      };
+      await store.append(s, [plain, odd], 'no_stream');
+      const [a, b] = await store.readStream(s);
+      expect(a.metadata).toEqual(plain.metadata);
+      expect('spaceId' in a.metadata).toBe(false);
+      expect(b.metadata).toEqual(odd.metadata);
+      expect(ours(await store.readAll(start, 10_000), [s]).map((e) => e.metadata)).toEqual([plain.metadata, odd.metadata]);
     });
 
     it('appends several events atomically and reports each position', async () => {

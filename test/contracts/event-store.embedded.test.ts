@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { EventStore } from '../../services/eventstore/event-store.port';
 import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import { eventStoreContract, eventually, newEvent, newStream } from './event-store.contract';
@@ -18,6 +19,23 @@ afterAll(() => {
 eventStoreContract('embedded SQLite', () => openSqliteEventStore(freshFile()));
 
 describe('embedded SQLite event store', () => {
+  it('reads and writes event types that another process on the same file added (the roles run as processes)', async () => {
+    const file = freshFile();
+    const [api, projector] = [await openSqliteEventStore(file), await openSqliteEventStore(file)];
+    try {
+      const s = newStream();
+      await api.append(s, [newEvent('first.kind')], 'no_stream');
+      await projector.append(s, [newEvent('second.kind'), newEvent('first.kind')], 0);
+      await api.append(s, [newEvent('second.kind')], 2);
+      for (const store of [api, projector]) {
+        expect((await store.readStream(s)).map((e) => e.type)).toEqual(['first.kind', 'second.kind', 'first.kind', 'second.kind']);
+      }
+    } finally {
+      await api.close();
+      await projector.close();
+    }
+  });
+
   it('keeps events and positions across close and reopen', async () => {
     const file = freshFile();
     const s = newStream();
@@ -118,5 +136,55 @@ describe('embedded SQLite event store', () => {
     await store.close();
     await expect(sub.done).resolves.toBeUndefined();
     await expect(store.append(newStream(), [newEvent()], 'any')).rejects.toThrow(/closed/);
+  });
+
+  it('keeps ids that are not canonical UUIDs as they are', async () => {
+    const store = await openSqliteEventStore(freshFile());
+    try {
+      const s = newStream();
+      const events = [{ ...newEvent(), id: 'evt-1' }, { ...newEvent(), id: newEvent().id.toUpperCase() }];
+      const result = await store.append(s, events, 'no_stream');
+      expect((await store.readStream(s)).map((e) => e.id)).toEqual(events.map((e) => e.id));
+      expect(await store.append(s, events, 'any')).toEqual(result); // a retry is still recognised by its ids
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrates a log of the earlier layout, keeping positions, and shows the log as text through the view', async () => {
+    const file = freshFile();
+    const old = new Database(file);
+    old.exec(`CREATE TABLE events (
+      position INTEGER PRIMARY KEY AUTOINCREMENT, stream_id TEXT NOT NULL, revision INTEGER NOT NULL, event_id TEXT NOT NULL UNIQUE,
+      type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE (stream_id, revision))`);
+    const s = newStream();
+    const written = [newEvent('a', { n: 1 }), newEvent('b', { n: 2 }), newEvent('c', { n: 3 })];
+    const insert = old.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)');
+    written.forEach((e, i) => insert.run([1, 2, 5][i], s, i, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)));
+    old.close();
+
+    const store = await openSqliteEventStore(file);
+    try {
+      const read = await store.readStream(s);
+      expect(read).toEqual(written.map((e, i) => ({ ...e, streamId: s, revision: i, position: [1, 2, 5][i] })));
+      expect((await store.append(s, [newEvent('d')], 2)).position).toBe(6);
+      const view = new Database(file, { readonly: true });
+      const rows = view.prepare('SELECT position, stream_id, event_id, type, occurred_at, user_id FROM events ORDER BY position').all();
+      view.close();
+      expect(rows[0]).toEqual({ position: 1, stream_id: s, event_id: written[0].id, type: 'a', occurred_at: written[0].metadata.occurredAt, user_id: 'user-1' });
+      expect(rows).toHaveLength(4);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps an event in little more than its data takes', async () => {
+    const file = freshFile();
+    const store = await openSqliteEventStore(file);
+    const data = { title: 'x'.repeat(600), spaceId: newStream(), startsAt: '2030-01-07T09:00:00.000Z' };
+    const dataBytes = JSON.stringify(data).length;
+    for (let i = 0; i < 20; i++) await store.append(newStream('space'), Array.from({ length: 100 }, () => newEvent('event.created', data)), 'any');
+    await store.close();
+    expect(statSync(file).size / 2000).toBeLessThan(dataBytes + 250);
   });
 });

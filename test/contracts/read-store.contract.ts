@@ -165,6 +165,50 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       });
     });
 
+    describe('with indexes', () => {
+      it('sorts and ranges across types as without them', async () => {
+        const m = fresh();
+        await m.ensureIndex(['v']);
+        await m.ensureIndex(['g', 'v']);
+        const values: Array<[string, unknown]> = [['s2', 'b'], ['t', true], ['n2', 3], ['missing', undefined], ['s1', 'a'], ['f', false], ['nul', null], ['n1', -1], ['r', 2.5]];
+        for (const [id, v] of values) await m.put(v === undefined ? { _id: id, g: 1 } : { _id: id, g: 1, v });
+        expect(ids(await m.find({}, { sort: [['v', 1], ['_id', 1]] }))).toEqual(['missing', 'nul', 'n1', 'r', 'n2', 's1', 's2', 'f', 't']);
+        expect(ids(await m.find({ g: 1 }, { sort: [['v', -1], ['_id', 1]], limit: 4 }))).toEqual(['t', 'f', 's2', 's1']);
+        expect(sortedIds(await m.find({ v: { $gt: -1 } }))).toEqual(['n2', 'r']);
+        expect(sortedIds(await m.find({ v: { $lte: 'a' } }))).toEqual(['s1']);
+        expect(sortedIds(await m.find({ v: { $gte: false } }))).toEqual(['f', 't']);
+        expect(sortedIds(await m.find({ v: { $gt: 0, $lt: 'z' } }))).toEqual([]);
+        expect(sortedIds(await m.find({ g: 1, v: { $gte: -1, $lt: 3 } }))).toEqual(['n1', 'r']);
+        expect(sortedIds(await m.find({ v: { $in: ['a', 3] } }))).toEqual(['n2', 's1']);
+        expect(sortedIds(await m.find({ v: { $ne: null }, g: 1 }))).toEqual(['f', 'n1', 'n2', 'r', 's1', 's2', 't']);
+        expect(await m.count({ v: { $ne: 3 } })).toBe(8);
+      });
+
+      it('pages a sorted find over several values of an indexed field in one order', async () => {
+        const m = fresh();
+        await m.ensureIndex(['grp', 'n']);
+        for (let i = 0; i < 30; i++) await m.put({ _id: `d${String(i).padStart(2, '0')}`, grp: `g${i % 4}`, n: (i * 7) % 30 });
+        const page = await m.find({ grp: { $in: ['g0', 'g2', 'g3'] }, n: { $gte: 5 } }, { sort: [['n', -1]], limit: 6 });
+        const expected = (await m.find({ n: { $gte: 5 } }, { sort: [['n', -1]] })).filter((d) => d.grp !== 'g1').slice(0, 6);
+        expect(ids(page)).toEqual(ids(expected));
+        expect(page.map((d) => d.n)).toEqual([28, 26, 24, 22, 21, 20]);
+      });
+
+      it('matches element by element once an indexed field holds arrays, and sorts them as MongoDB does', async () => {
+        const m = fresh();
+        await m.ensureIndex(['tags']);
+        await m.put({ _id: 'a', tags: 'x' });
+        await m.put({ _id: 'b', tags: ['x', 'z'] });
+        await m.put({ _id: 'c', tags: ['y'] });
+        await m.put({ _id: 'd' });
+        expect(sortedIds(await m.find({ tags: 'x' }))).toEqual(['a', 'b']);
+        expect(sortedIds(await m.find({ tags: { $in: ['z', 'y'] } }))).toEqual(['b', 'c']);
+        expect(sortedIds(await m.find({ tags: { $gt: 'x' } }))).toEqual(['b', 'c']);
+        expect(ids(await m.find({}, { sort: [['tags', 1], ['_id', 1]] }))).toEqual(['d', 'a', 'b', 'c']);
+        expect(ids(await m.find({}, { sort: [['tags', -1], ['_id', 1]] }))).toEqual(['b', 'c', 'a', 'd']);
+      });
+    });
+
     it('counts and deletes by filter, returning how many went', async () => {
       const c = fresh();
       for (let i = 0; i < 6; i++) await c.put({ _id: `d${i}`, even: i % 2 === 0, i });

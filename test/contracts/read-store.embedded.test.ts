@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import type { Doc, Filter } from '../../services/readstore/read-store.port';
 import { readStoreContract } from './read-store.contract';
@@ -8,6 +9,7 @@ import { readStoreContract } from './read-store.contract';
 const dir = mkdtempSync(join(tmpdir(), 'read-store-'));
 let files = 0;
 const newFile = () => join(dir, `store-${++files}.db`);
+const ids = (docs: Doc[]) => docs.map((d) => d._id);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 readStoreContract('embedded', () => openEmbeddedReadStore(newFile()));
@@ -90,6 +92,133 @@ describe('embedded read store', () => {
     expect(await indexed.deleteMany({ cal: 'a' })).toBe(await plain.deleteMany({ cal: 'a' }));
     expect(await indexed.find({ cal: 'a' })).toEqual([]);
     expect(await indexed.count({ cal: { $in: ['b', 'c'] } })).toBe(await plain.count({ cal: { $in: ['b', 'c'] } }));
+    await store.close();
+  });
+
+  describe('index checking mode', () => {
+    const checked = async () => {
+      const store = await openEmbeddedReadStore(newFile(), { requireIndexes: true });
+      const c = store.collection('c');
+      for (let i = 0; i < 20; i++) await c.put({ _id: `d${i}`, owner: `u${i % 3}`, at: i, kind: i % 2 ? 'odd' : 'even' });
+      return { store, c };
+    };
+
+    it('refuses a find, count or deleteMany that no index serves', async () => {
+      const { store, c } = await checked();
+      await expect(c.find({ owner: 'u1' })).rejects.toThrow(/not served by an index/);
+      await expect(c.count({ kind: 'odd' })).rejects.toThrow(/not served by an index/);
+      await expect(c.deleteMany({ owner: 'u1' })).rejects.toThrow(/not served by an index/);
+      await expect(c.find({}, { sort: [['at', 1]] })).rejects.toThrow(/not served by an index/);
+      expect(await c.count({ owner: 'u1' }).catch(() => 'refused')).toBe('refused');
+      await store.close();
+    });
+
+    it('lets through what an index serves, by a prefix of its fields too, and reads by id without one', async () => {
+      const { store, c } = await checked();
+      await c.ensureIndex(['owner', 'at']);
+      expect(ids(await c.find({ owner: 'u1' }))).toHaveLength(7);
+      expect(ids(await c.find({ owner: 'u1', kind: 'odd', at: { $gte: 10 } }, { sort: [['at', -1]], limit: 2 }))).toEqual(['d19', 'd13']);
+      expect(ids(await c.find({ owner: { $in: ['u0', 'u2'] } }, { sort: [['at', 1]], limit: 3 }))).toEqual(['d0', 'd2', 'd3']);
+      expect(await c.count({ owner: 'u2', at: { $lt: 10 } })).toBe(3);
+      expect(ids(await c.find({ _id: { $in: ['d1', 'd2'] } }))).toEqual(['d1', 'd2']);
+      expect((await c.get('d5'))?.at).toBe(5);
+      expect(await c.find({}, { limit: 2 })).toHaveLength(2); // everything, a bounded page of it
+      expect(await c.deleteMany({ owner: 'u0' })).toBe(7);
+      await store.close();
+    });
+
+    it('refuses a limited page sorted outside the index, and allows the same sort of a whole (bounded) answer', async () => {
+      const { store, c } = await checked();
+      await c.ensureIndex(['owner']);
+      await expect(c.find({ owner: 'u1' }, { sort: [['at', -1]], limit: 2 })).rejects.toThrow(/sort/);
+      expect(ids(await c.find({ owner: 'u1' }, { sort: [['at', -1]] }))).toEqual(['d19', 'd16', 'd13', 'd10', 'd7', 'd4', 'd1']);
+      await store.close();
+    });
+
+    it('allows the newest page of a whole collection in an index\'s order, but not the whole collection in that order', async () => {
+      const { store, c } = await checked();
+      await c.ensureIndex(['at']);
+      expect(ids(await c.find({}, { sort: [['at', -1]], limit: 3 }))).toEqual(['d19', 'd18', 'd17']);
+      await expect(c.find({}, { sort: [['at', -1]] })).rejects.toThrow(/not served by an index/);
+      await expect(c.find({ kind: 'odd' }, { sort: [['at', -1]], limit: 3 })).rejects.toThrow(/not served by an index/);
+      await store.close();
+    });
+  });
+
+  it('answers from its cache and from disk alike, with a cache far smaller than the documents', async () => {
+    const store = await openEmbeddedReadStore(newFile(), { cacheBytes: 2000 });
+    const c = store.collection('c');
+    await c.ensureIndex(['n']);
+    for (let i = 0; i < 200; i++) await c.put({ _id: `d${i}`, n: i % 10, text: 'x'.repeat(100) });
+    for (let round = 0; round < 2; round++) {
+      expect((await c.get('d7'))?.n).toBe(7);
+      expect(await c.find({ n: 3 })).toHaveLength(20);
+      await c.put({ _id: 'd7', n: 7, text: `round ${round}` });
+      expect((await c.get('d7'))?.text).toBe(`round ${round}`);
+    }
+    await store.close();
+  });
+
+  it('sees what another connection to the file committed', async () => {
+    const file = newFile();
+    const mine = await openEmbeddedReadStore(file);
+    const other = await openEmbeddedReadStore(file);
+    await mine.collection('c').put({ _id: 'a', v: 1 });
+    expect((await mine.collection('c').get('a'))?.v).toBe(1);
+    await other.collection('c').put({ _id: 'a', v: 2 });
+    await other.collection('d').put({ _id: 'b' });
+    for (let i = 0; (await mine.collection('c').get('a'))?.v !== 2; i++) {
+      if (i > 100) throw new Error('the other connection\'s write never showed');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(await mine.listCollections()).toContain('d');
+    await other.close();
+    await mine.close();
+  });
+
+  it('gives a dropped collection\'s space back to the file system', async () => {
+    const file = newFile();
+    const first = await openEmbeddedReadStore(file);
+    const big = first.collection('big');
+    await big.ensureIndex(['n']);
+    for (let i = 0; i < 3000; i++) await big.put({ _id: `d${i}`, n: i, text: 'x'.repeat(1000) });
+    await first.collection('small').put({ _id: 'kept', n: 1 });
+    await first.close();
+    const full = statSync(file).size;
+
+    const second = await openEmbeddedReadStore(file);
+    await second.collection('big').drop();
+    await second.reclaimSpace();
+    await second.close();
+    expect(full).toBeGreaterThan(3_000_000);
+    expect(statSync(file).size).toBeLessThan(full / 10);
+    const third = await openEmbeddedReadStore(file);
+    expect(await third.collection('small').get('kept')).toEqual({ _id: 'kept', n: 1 });
+    expect(await third.collection('big').find({ n: 1 })).toEqual([]);
+    await third.close();
+  });
+
+  it('migrates a file of the earlier layout (one table of documents), indexes included', async () => {
+    const file = newFile();
+    const old = new Database(file);
+    old.exec(`
+      CREATE TABLE collections (name TEXT PRIMARY KEY, indexes TEXT NOT NULL DEFAULT '[]');
+      CREATE TABLE docs (collection TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID;
+    `);
+    old.prepare('INSERT INTO collections VALUES (?, ?)').run('users', JSON.stringify([{ fields: ['email'], unique: true }]));
+    old.prepare('INSERT INTO collections VALUES (?, ?)').run('empty', '[]');
+    const insert = old.prepare('INSERT INTO docs VALUES (?, ?, ?)');
+    insert.run('users', 'u1', JSON.stringify({ _id: 'u1', email: 'a@example.com', _pos: 3 }));
+    insert.run('users', 'u2', JSON.stringify({ _id: 'u2', email: 'b@example.com' }));
+    insert.run('_settings', 'server-secret', JSON.stringify({ _id: 'server-secret', value: 'kept' }));
+    old.close();
+
+    const store = await openEmbeddedReadStore(file, { requireIndexes: true });
+    expect((await store.listCollections()).sort()).toEqual(['_settings', 'empty', 'users']);
+    expect(await store.collection('_settings').get('server-secret')).toEqual({ _id: 'server-secret', value: 'kept' });
+    expect(ids(await store.collection('users').find({ email: 'b@example.com' }))).toEqual(['u2']);
+    await expect(store.collection('users').put({ _id: 'u3', email: 'a@example.com' })).rejects.toThrow(/duplicate key/);
+    expect(await store.collection('users').putIfNewer({ _id: 'u1', _pos: 3, email: 'x' })).toBe(false);
     await store.close();
   });
 });

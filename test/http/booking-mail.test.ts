@@ -5,7 +5,7 @@
  */
 import { SMTPServer } from 'smtp-server';
 import { bookingMailer, mailIdFor } from '../../services/mail/mail-consumer';
-import { MAIL_LOG, MailLog } from '../../services/mail/mail-log';
+import { MailLog } from '../../services/mail/mail-log';
 import type { MailSender } from '../../services/mail/mail.port';
 import { asGuest, booked, hostWithType, slotsOf } from '../support/bookings';
 import { icalValue, icsAttachment, parseMime } from '../support/mime';
@@ -100,8 +100,7 @@ describe('through SMTP (SMTP_URL set)', () => {
     const plain = text.parts.flatMap((p) => (p.parts.length ? p.parts : [p])).find((p) => /^text\/plain/.test(p.headers.get('content-type') ?? ''))!;
     expect(plain.body).toContain(`https://cal.example.com/booking/${id}/cancel#token=${token}`);
 
-    const log = svc.service.context.store.collection(MAIL_LOG);
-    const records = (await log.find({ bookingId: id })).sort((a, b) => (a.sequence as number) - (b.sequence as number));
+    const records = (await new MailLog(svc.service.context.store).recent()).filter((r) => r.bookingId === id).sort((a, b) => a.sequence - b.sequence);
     expect(records.map((r) => [r.state, r.method, r.sequence, r.attempts])).toEqual([['sent', 'REQUEST', 0, 1], ['sent', 'REQUEST', 1, 1], ['sent', 'CANCEL', 2, 1]]);
   });
 

@@ -143,7 +143,7 @@ describe('users erase', () => {
       expect(res.code).toBe(0);
       expect(JSON.parse(res.stdout)).toMatchObject({ userId: dan.userId, erasedAt: expect.any(String), position: expect.any(Number), applied: true });
       expect((await dan.call('GET', '/tasks')).status).toBe(401);
-      expect(await svc.service.context.readModels.docs('tasks').then((docs) => docs('tasks').find({ createdBy: dan.userId }))).toEqual([]);
+      expect(await svc.service.context.readModels.docs('tasks').then((docs) => docs('tasks').find({ _viewerId: dan.userId, createdBy: dan.userId }))).toEqual([]);
     } finally {
       await svc.stop();
     }

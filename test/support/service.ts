@@ -29,6 +29,7 @@ export async function startTestService(env: Record<string, string> = {}, log: Lo
     KAFKA_TOPIC: `test.${path.basename(dataDir).replace(/\W/g, '_')}`,
     PASSWORD_HASH_COST: '1024',
     LOG_LEVEL: 'silent',
+    READ_STORE_REQUIRE_INDEXES: 'true',
     ...env,
   });
   const service = await startService(config, log);
