@@ -67,16 +67,20 @@ class Follower {
   private async catchUp(events: EventStore, handles: Set<string>): Promise<void> {
     const batch = this.store.batch?.bind(this.store);
     if (!batch) return;
+    const readPage = async (after: number) => {
+      if (events.readAllOf) return events.readAllOf(after, CATCH_UP_PAGE, handles);
+      const read = await events.readAll(after, CATCH_UP_PAGE);
+      return { events: read.filter((e) => handles.has(e.type)), reached: read.at(-1)?.position ?? after };
+    };
     while (!this.stopped) {
-      const page = await events.readAll(this.position, CATCH_UP_PAGE);
-      if (page.length === 0) return;
+      const page = await readPage(this.position);
+      if (page.reached === this.position) return;
       await batch(async () => {
-        for (const e of page) if (handles.has(e.type)) await this.applyOrDeadLetter(e);
+        for (const e of page.events) await this.applyOrDeadLetter(e);
       });
-      this.position = page[page.length - 1].position;
+      this.position = page.reached;
       await this.flush();
       await this.onApplied(this);
-      if (page.length < CATCH_UP_PAGE) return;
     }
   }
 

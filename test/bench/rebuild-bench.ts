@@ -48,21 +48,27 @@ async function timeBuild(dir: string, keysFile: string, defs: (store: ReturnType
   return seconds;
 }
 
-export async function rebuildBench(say: (line: string) => void): Promise<RebuildResult> {
-  const dir = tempDir('rebuild');
-  const total = rebuildEvents();
-  const keysFile = path.join(dir, 'keys.sqlite');
+async function seed(dir: string, keysFile: string) {
   const keyStore = await openEmbeddedReadStore(keysFile);
   const bench = { userId: randomUUID(), spaceId: randomUUID(), calendarId: randomUUID() };
-  const seeded = await seedLog(path.join(dir, 'events.sqlite'), total, bench, (inner) => historyStore(inner, keyStore).events);
+  const seeded = await seedLog(path.join(dir, 'events.sqlite'), rebuildEvents(), bench, (inner) => historyStore(inner, keyStore).events);
   await keyStore.close();
+  return seeded;
+}
+
+export async function rebuildBench(say: (line: string) => void): Promise<RebuildResult> {
+  const dir = tempDir('rebuild');
+  const keysFile = path.join(dir, 'keys.sqlite');
+  const seeded = await seed(dir, keysFile);
   say(`  seeded ${seeded.events} sealed events in ${seeded.seconds.toFixed(1)} s`);
   const perProjection: Record<string, number> = {};
-  for (const def of process.env.BENCH_REBUILD_ALL_ONLY === '1' ? [] : PROJECTIONS) {
+  const only = process.env.BENCH_REBUILD_ONLY;
+  for (const def of PROJECTIONS.filter((p) => !only || p.name === only)) {
     const seconds = await timeBuild(dir, keysFile, () => [def], def.name);
     perProjection[def.name] = seeded.head / seconds;
     say(`  ${def.name.padEnd(22)} ${Math.round(perProjection[def.name]).toLocaleString('en-US')} events/s`);
   }
+  if (only) return { events: seeded.head, perProjection, all: Number.NaN };
   const all = seeded.head / (await timeBuild(dir, keysFile, () => [...PROJECTIONS], 'all'));
   say(`  all projections at once ${Math.round(all).toLocaleString('en-US')} events/s of the log`);
   return { events: seeded.head, perProjection, all };
