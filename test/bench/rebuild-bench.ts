@@ -17,7 +17,7 @@ import type { Projection } from '../../projections/projection';
 import { ProjectionRunner } from '../../projections/runner';
 import { Watermarks } from '../../projections/watermarks';
 import { seedLog } from './scale-seed';
-import { sleep, tempDir } from './util';
+import { removeTempDirs, sleep, tempDir } from './util';
 
 export interface RebuildResult {
   events: number;
@@ -68,15 +68,17 @@ export async function rebuildBench(say: (line: string) => void): Promise<Rebuild
     perProjection[def.name] = seeded.head / seconds;
     say(`  ${def.name.padEnd(22)} ${Math.round(perProjection[def.name]).toLocaleString('en-US')} events/s`);
   }
-  if (only) return { events: seeded.head, perProjection, all: Number.NaN };
+  if (only && only !== 'all') return { events: seeded.head, perProjection, all: Number.NaN };
   const all = seeded.head / (await timeBuild(dir, keysFile, () => [...PROJECTIONS], 'all'));
   say(`  all projections at once ${Math.round(all).toLocaleString('en-US')} events/s of the log`);
   return { events: seeded.head, perProjection, all };
 }
 
 if (require.main === module) {
-  rebuildBench((line) => console.log(line)).catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
+  rebuildBench((line) => console.log(line))
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(removeTempDirs);
 }
