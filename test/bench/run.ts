@@ -3,7 +3,7 @@
  *
  *   1. bare express "hello world" (child process) as the HTTP baseline
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
- *   3. GET /events?from&to over one week holding 200 events; GET /available-slots for 14 days over a calendar of
+ *   3. GET /events?from&to over one week holding 200 events, and GET /sync of those changes; GET /available-slots for 14 days over a calendar of
  *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines;
  *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency
  *   4. append throughput of the embedded SQLite event store, in process
@@ -134,6 +134,7 @@ async function main(): Promise<void> {
   const service = await startServiceChild();
   const base = `${service.url}/api/v1`;
   let getRes: LoadResult;
+  let syncRes: LoadResult;
   let slotsRes: LoadResult;
   let routinesRes: LoadResult;
   let postRes: LoadResult;
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
   let bookingRes: LoadResult;
   try {
     const reader = await signUp(base);
+    const before = new Date().toISOString();
     const c0 = performance.now();
     await createWeek(base, reader.token);
     const from = new Date(WEEK_START).toISOString();
@@ -157,6 +159,12 @@ async function main(): Promise<void> {
       path: `/api/v1/events?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
     });
     printLoad(getRes, baseline);
+    // The same user's changes since before that week was written: its 200 events (and the user's Space and calendar).
+    syncRes = await load(`GET /sync (the changes since before those ${GET_EVENTS} events, one user)`, {
+      kind: 'get', url: service.url, seconds: SECONDS, token: reader.token, connections: CONN,
+      path: `/api/v1/sync?since=${encodeURIComponent(before)}`,
+    });
+    printLoad(syncRes, baseline);
 
     const owner = await signUp(base);
     const s0 = performance.now();
@@ -297,6 +305,8 @@ async function main(): Promise<void> {
     { figure: 'Public booking latency', value: `p50 ${ms(bookingRes.p50)}, p99 ${ms(bookingRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
+    { figure: `GET /sync (${GET_EVENTS} events changed)`, value: `${fmt(syncRes.rps, 0)} rps = ${pct(syncRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(syncRes.rps >= 0.5 * baseline.rps) },
+    { figure: 'GET /sync latency', value: `p50 ${ms(syncRes.p50)}, p99 ${ms(syncRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
     { figure: 'GET /available-slots latency', value: `p50 ${ms(slotsRes.p50)}, p99 ${ms(slotsRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /routines/instances (month, ${ROUTINES} routines)`, value: `${fmt(routinesRes.rps, 0)} rps = ${pct(routinesRes.rps / baseline.rps)} of baseline, p50 ${ms(routinesRes.p50)}, p99 ${ms(routinesRes.p99)}`, target: '-', result: '-' },
