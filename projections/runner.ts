@@ -13,6 +13,8 @@ import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
 
 const CHECKPOINT_EVERY_MS = 20;
+/** Events applied per batch while catching up (a rebuild, a restart behind the head): one transaction, one checkpoint. */
+const CATCH_UP_PAGE = 500;
 const REGISTRY_POLL_MS = 1000;
 /** Attempts at applying one event before it is dead-lettered (a failing store gets a moment to recover). */
 const APPLY_ATTEMPTS = 3;
@@ -21,6 +23,8 @@ const RETRY_PAUSE_MS = 50;
 class Follower {
   position = 0;
   private sub: LogFollower | null = null;
+  private catchingUp: Promise<void> = Promise.resolve();
+  private stopped = false;
   private flushTimer: NodeJS.Timeout | null = null;
   private saved = 0;
   private flushing: Promise<void> = Promise.resolve();
@@ -49,7 +53,35 @@ class Follower {
       this.scheduleCheckpoint();
       await this.onApplied(this);
     };
-    this.sub = followLog(events, () => this.position, apply, this.log, this.key);
+    this.catchingUp = this.catchUp(events, handles)
+      .catch((err: unknown) => this.log.warn({ err, projection: this.key, position: this.position }, 'catch-up stopped; following event by event'))
+      .then(() => {
+        if (!this.stopped) this.sub = followLog(events, () => this.position, apply, this.log, this.key);
+      });
+  }
+
+  /**
+   * Up to the head, a page at a time: the page's documents are written in one batch, then the checkpoint moves to
+   * its last event (never past an event whose documents are not yet durable).
+   */
+  private async catchUp(events: EventStore, handles: Set<string>): Promise<void> {
+    const batch = this.store.batch?.bind(this.store);
+    if (!batch) return;
+    const readPage = async (after: number) => {
+      if (events.readAllOf) return events.readAllOf(after, CATCH_UP_PAGE, handles);
+      const read = await events.readAll(after, CATCH_UP_PAGE);
+      return { events: read.filter((e) => handles.has(e.type)), reached: read.at(-1)?.position ?? after };
+    };
+    while (!this.stopped) {
+      const page = await readPage(this.position);
+      if (page.reached === this.position) return;
+      await batch(async () => {
+        for (const e of page.events) await this.applyOrDeadLetter(e);
+      });
+      this.position = page.reached;
+      await this.flush();
+      await this.onApplied(this);
+    }
   }
 
   /**
@@ -97,6 +129,8 @@ class Follower {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    await this.catchingUp;
     await this.sub?.stop();
     await this.flush();
   }

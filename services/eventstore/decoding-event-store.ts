@@ -58,6 +58,12 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec): EventS
     readStream: async (streamId, fromRevision, limit) =>
       Promise.all((await inner.readStream(streamId, fromRevision, limit)).map((e) => codec.decode(e))),
     readAll: async (after, limit) => Promise.all((await inner.readAll(after, limit)).map(fromLog)),
+    // An erasure is always decoded: reading it is what makes this process forget the user's key.
+    async readAllOf(after, limit, types) {
+      const read = await inner.readAll(after, limit);
+      const wanted = read.filter((e) => types.has(e.type) || e.type === 'user.erased');
+      return { events: await Promise.all(wanted.map(fromLog)), reached: read.at(-1)?.position ?? after };
+    },
     subscribeAll: (after, handler) => inner.subscribeAll(after, async (e) => handler(await fromLog(e))),
     headPosition: () => inner.headPosition(),
     close: () => inner.close(),

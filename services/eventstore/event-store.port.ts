@@ -72,6 +72,11 @@ export interface EventStore {
   readStream(streamId: string, fromRevision?: number, limit?: number): Promise<RecordedEvent[]>;
   /** Events of the global log with position > after, in log order, at most `limit`. */
   readAll(after: number, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * The events of `types` among the next `limit` of the global log after `after`, and the position of the last event
+   * read (of any type; `after` when none). Stores that decode what they read skip the others undecoded.
+   */
+  readAllOf?(after: number, limit: number, types: ReadonlySet<string>): Promise<{ events: RecordedEvent[]; reached: number }>;
   /** Catch-up from `after` (exclusive), then live. The handler runs for one event at a time, in log order. */
   subscribeAll(after: number, handler: (event: RecordedEvent) => Promise<void>): Subscription;
   /** Position of the last event in the log, 0 when empty. */

@@ -466,6 +466,10 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
       ready();
       return [...states.keys()];
     },
+    batch: (work) => {
+      ready();
+      return commits.batch(work);
+    },
     async reclaimSpace() {
       await mutate(() => undefined); // what is pending first
       while (reclaimStep());

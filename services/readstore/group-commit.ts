@@ -3,12 +3,16 @@
  * setImmediate. Each write resolves once its commit is done, so an acknowledged write is in the WAL (it survives a
  * killed process), and commits land in the order of the writes.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 
 export class GroupCommit {
   private waiting: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
   private scheduled = false;
   private closed = false;
+  /** Rollbacks so far: a batch whose writes met one fails as a whole. */
+  private rollbacks = 0;
+  private readonly inBatch = new AsyncLocalStorage<true>();
 
   constructor(
     private readonly db: Database.Database,
@@ -31,7 +35,21 @@ export class GroupCommit {
       if (!this.db.inTransaction) this.fail(e);
       return Promise.reject(e);
     }
+    if (this.inBatch.getStore()) return Promise.resolve(result);
     return new Promise((resolve, reject) => this.waiting.push({ resolve: () => resolve(result), reject }));
+  }
+
+  /**
+   * Runs `work`, whose writes resolve as soon as they are executed (not committed): a page of events applied in one
+   * go shares one transaction instead of waiting a turn per write. Resolves once all of them are committed; rejects
+   * if any of them was rolled back, so that nothing written after the batch (a checkpoint) can pass them.
+   */
+  async batch<R>(work: () => Promise<R>): Promise<R> {
+    const rollbacks = this.rollbacks;
+    const result = await this.inBatch.run(true, work);
+    await this.inBatch.exit(() => this.run(() => undefined));
+    if (this.rollbacks !== rollbacks) throw new Error('read store transaction rolled back during a batch');
+    return result;
   }
 
   /** Commits what is pending; nothing is committed after this. */
@@ -56,6 +74,7 @@ export class GroupCommit {
 
   private fail(e: unknown): void {
     if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.rollbacks++;
     this.rolledBack();
     for (const w of this.waiting.splice(0)) w.reject(e);
   }

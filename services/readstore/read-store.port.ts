@@ -54,5 +54,10 @@ export interface Collection<T extends Doc = Doc> {
 export interface ReadStore {
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   listCollections(): Promise<string[]>;
+  /**
+   * Runs `work` with its writes grouped (embedded: one transaction, each write resolving once executed); resolves
+   * once they are all durable, rejects if any was lost. Absent where writes are durable one by one (MongoDB).
+   */
+  batch?<R>(work: () => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }

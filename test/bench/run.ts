@@ -3,7 +3,7 @@
  *
  *   1. bare express "hello world" (child process) as the HTTP baseline
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
- *   3. GET /events?from&to over one week holding 200 events; GET /available-slots for 14 days over a calendar of
+ *   3. GET /events?from&to over one week holding 200 events, and GET /sync of those changes; GET /available-slots for 14 days over a calendar of
  *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines;
  *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency
  *   4. append throughput of the embedded SQLite event store, in process
@@ -12,14 +12,17 @@
  *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
  *   8. automation runs (notify, then call a local receiver; service in process): runs/s and trigger-to-action latency
  *   9. the CLI's export of a log of BENCH_EXPORT_EVENTS events (default 1,000,000) seeded straight into the store
- *  10. scale (scale-bench.ts): 10k and 100k events in the log (1M with SCALE_1M=1): RSS, disk per event, cold start,
+ *  10. rebuild (rebuild-bench.ts): each projection, then all of them, built from a sealed log of BENCH_REBUILD_EVENTS
+ *      events (default 100,000) into a fresh embedded read store
+ *  11. scale (scale-bench.ts): 10k and 100k events in the log (1M with SCALE_1M=1): RSS, disk per event, cold start,
  *      a week's GET /events and /sync as one calendar grows
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
- * BENCH_DIR (where temp data goes), BENCH_KEEP=1 (keep it). A missed target is reported, never an exit code.
+ * BENCH_DIR (where temp data goes), BENCH_KEEP=1 (keep it), BENCH_JSON (where the summary is written as JSON, default
+ * bench-results.json in the working directory). A missed target is reported, never an exit code.
  */
-import { statfsSync } from 'node:fs';
+import { statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availability-bench';
@@ -30,6 +33,7 @@ import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
 import { exportBench, printExport } from './export-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
+import { rebuildBench, rebuildEvents } from './rebuild-bench';
 import { scaleBench, scaleSizes, scaleSummary } from './scale-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { webhookBench } from './webhook-bench';
@@ -130,6 +134,7 @@ async function main(): Promise<void> {
   const service = await startServiceChild();
   const base = `${service.url}/api/v1`;
   let getRes: LoadResult;
+  let syncRes: LoadResult;
   let slotsRes: LoadResult;
   let routinesRes: LoadResult;
   let postRes: LoadResult;
@@ -138,6 +143,7 @@ async function main(): Promise<void> {
   let bookingRes: LoadResult;
   try {
     const reader = await signUp(base);
+    const before = new Date().toISOString();
     const c0 = performance.now();
     await createWeek(base, reader.token);
     const from = new Date(WEEK_START).toISOString();
@@ -153,6 +159,12 @@ async function main(): Promise<void> {
       path: `/api/v1/events?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
     });
     printLoad(getRes, baseline);
+    // The same user's changes since before that week was written: its 200 events (and the user's Space and calendar).
+    syncRes = await load(`GET /sync (the changes since before those ${GET_EVENTS} events, one user)`, {
+      kind: 'get', url: service.url, seconds: SECONDS, token: reader.token, connections: CONN,
+      path: `/api/v1/sync?since=${encodeURIComponent(before)}`,
+    });
+    printLoad(syncRes, baseline);
 
     const owner = await signUp(base);
     const s0 = performance.now();
@@ -269,8 +281,12 @@ async function main(): Promise<void> {
   printExport(exported, log);
   log();
 
-  // 10. Scale
-  log(`[10] Scale: ${scaleSizes().join(', ')} events seeded through the event store (scale-bench.ts; SCALE_1M=1 adds 1,000,000)`);
+  log(`[10] Rebuild into the embedded read models, ${fmt(rebuildEvents(), 0)} sealed events (rebuild-bench.ts)`);
+  const rebuild = await rebuildBench(log);
+  log();
+
+  // 11. Scale
+  log(`[11] Scale: ${scaleSizes().join(', ')} events seeded through the event store (scale-bench.ts; SCALE_1M=1 adds 1,000,000)`);
   const scale = await scaleBench(log);
   log();
 
@@ -289,6 +305,8 @@ async function main(): Promise<void> {
     { figure: 'Public booking latency', value: `p50 ${ms(bookingRes.p50)}, p99 ${ms(bookingRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
+    { figure: `GET /sync (${GET_EVENTS} events changed)`, value: `${fmt(syncRes.rps, 0)} rps = ${pct(syncRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(syncRes.rps >= 0.5 * baseline.rps) },
+    { figure: 'GET /sync latency', value: `p50 ${ms(syncRes.p50)}, p99 ${ms(syncRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
     { figure: 'GET /available-slots latency', value: `p50 ${ms(slotsRes.p50)}, p99 ${ms(slotsRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /routines/instances (month, ${ROUTINES} routines)`, value: `${fmt(routinesRes.rps, 0)} rps = ${pct(routinesRes.rps / baseline.rps)} of baseline, p50 ${ms(routinesRes.p50)}, p99 ${ms(routinesRes.p99)}`, target: '-', result: '-' },
@@ -319,6 +337,13 @@ async function main(): Promise<void> {
     })),
     { figure: 'Automation runs/s (notify + call a local receiver)', value: `${fmt(automations.runsPerSec, 0)} runs/s`, target: '-', result: '-' },
     { figure: 'Automation trigger-to-action latency', value: `p50 ${ms(automations.latency.p50)}, p99 ${ms(automations.latency.p99)}, max ${ms(automations.latency.max)}`, target: '-', result: '-' },
+    ...Object.entries(rebuild.perProjection).map(([name, rate]) => ({
+      figure: `Rebuild ${name}, ${fmt(rebuild.events, 0)} events`,
+      value: `${fmt(rate, 0)} events/s`,
+      target: '>= 50,000 events/s',
+      result: pass(rate >= 50_000),
+    })),
+    { figure: `Rebuild of all projections at once, ${fmt(rebuild.events, 0)} events`, value: `${fmt(rebuild.all, 0)} events/s of the log`, target: '-', result: '-' },
     ...scaleSummary(scale),
   ];
   const w = [0, 0, 0, 0];
@@ -332,6 +357,9 @@ async function main(): Promise<void> {
   const misses = rows.filter((r) => r.result === 'MISS').length;
   log();
   log(`${rows.filter((r) => r.result === 'PASS').length} targets met, ${misses} missed; bench took ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  const jsonFile = process.env.BENCH_JSON ?? 'bench-results.json';
+  writeFileSync(jsonFile, `${JSON.stringify({ at: new Date().toISOString(), cpus: os.cpus().length, loadAverage: os.loadavg(), rows }, null, 2)}\n`);
+  log(`written to ${jsonFile}`);
 }
 
 // Also on Ctrl-C (children.ts exits with 130 on a signal): no child and no temp data is left behind.

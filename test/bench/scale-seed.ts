@@ -102,9 +102,15 @@ function* calendarHistory(cal: BenchCalendar, firstMs: number, series: number): 
 }
 
 /** `total` events: the bench calendar's share interleaved with the others' in proportion, its tail at the end. */
-export async function seedLog(file: string, total: number, bench: BenchCalendar): Promise<SeedResult> {
+export async function seedLog(
+  file: string,
+  total: number,
+  bench: BenchCalendar,
+  /** Wraps the opened log (say, to seal events as the service does). */
+  through: (store: EventStore) => EventStore = (store) => store,
+): Promise<SeedResult> {
   const started = Date.now();
-  const store = await openSqliteEventStore(file);
+  const store = through(await openSqliteEventStore(file));
   const writer = new Writer(store);
   const calendarEvents = Math.max(TAIL_CHANGES * 10, Math.floor(total / 10));
   const spaces = Math.max(1, Math.round((total / 10_000) * OTHER_SPACES_PER_10K));

@@ -1,0 +1,84 @@
+/**
+ * Rebuild rate into the embedded read models: a log of BENCH_REBUILD_EVENTS events (default 100,000) is seeded
+ * straight into the SQLite event store, sealed as the service seals them; then each projection is built alone from
+ * position 0 into a fresh read store (as `projections rebuild` does) until it is switched active, and finally all of
+ * them at once, as a cold start on that log does. Events per second = log head / seconds to the switch.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { PROJECTIONS } from '../../services/composition';
+import { historyStore } from '../../services/eventstore/decoding-event-store';
+import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
+import { erasable } from '../../services/history/erasable-projection';
+import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+import type { Projection } from '../../projections/projection';
+import { ProjectionRunner } from '../../projections/runner';
+import { Watermarks } from '../../projections/watermarks';
+import { seedLog } from './scale-seed';
+import { removeTempDirs, sleep, tempDir } from './util';
+
+export interface RebuildResult {
+  events: number;
+  /** Events per second, each projection built alone. */
+  perProjection: Record<string, number>;
+  /** Events per second of the log when every projection builds at once. */
+  all: number;
+}
+
+export const rebuildEvents = (env = process.env) => Number(env.BENCH_REBUILD_EVENTS ?? 100_000);
+
+/** Seconds from start until every projection given is active at the head. */
+async function timeBuild(dir: string, keysFile: string, defs: (store: ReturnType<typeof historyStore>) => Projection[], tag: string): Promise<number> {
+  const log = pino({ level: 'silent' });
+  const keyStore = await openEmbeddedReadStore(keysFile);
+  const store = await openEmbeddedReadStore(path.join(dir, `read-${tag}.sqlite`));
+  const history = historyStore(await openSqliteEventStore(path.join(dir, 'events.sqlite')), keyStore);
+  const head = await history.events.headPosition();
+  const projections = defs(history).map((p) => erasable(p, store));
+  const runner = new ProjectionRunner(history.events, store, projections, new Watermarks(store, true), log);
+  const t0 = performance.now();
+  await runner.start();
+  const done = async () => (await runner.status()).every((s) => s.building === null && (s.activePosition ?? 0) >= head);
+  while (!(await done())) await sleep(10);
+  const seconds = (performance.now() - t0) / 1000;
+  await runner.stop();
+  await Promise.all([store.close(), keyStore.close(), history.events.close()]);
+  return seconds;
+}
+
+async function seed(dir: string, keysFile: string) {
+  const keyStore = await openEmbeddedReadStore(keysFile);
+  const bench = { userId: randomUUID(), spaceId: randomUUID(), calendarId: randomUUID() };
+  const seeded = await seedLog(path.join(dir, 'events.sqlite'), rebuildEvents(), bench, (inner) => historyStore(inner, keyStore).events);
+  await keyStore.close();
+  return seeded;
+}
+
+export async function rebuildBench(say: (line: string) => void): Promise<RebuildResult> {
+  const dir = tempDir('rebuild');
+  const keysFile = path.join(dir, 'keys.sqlite');
+  const seeded = await seed(dir, keysFile);
+  say(`  seeded ${seeded.events} sealed events in ${seeded.seconds.toFixed(1)} s`);
+  const perProjection: Record<string, number> = {};
+  const only = process.env.BENCH_REBUILD_ONLY;
+  for (const def of PROJECTIONS.filter((p) => !only || p.name === only)) {
+    const seconds = await timeBuild(dir, keysFile, () => [def], def.name);
+    perProjection[def.name] = seeded.head / seconds;
+    say(`  ${def.name.padEnd(22)} ${Math.round(perProjection[def.name]).toLocaleString('en-US')} events/s`);
+  }
+  if (only && only !== 'all') return { events: seeded.head, perProjection, all: Number.NaN };
+  const all = seeded.head / (await timeBuild(dir, keysFile, () => [...PROJECTIONS], 'all'));
+  say(`  all projections at once ${Math.round(all).toLocaleString('en-US')} events/s of the log`);
+  return { events: seeded.head, perProjection, all };
+}
+
+if (require.main === module) {
+  rebuildBench((line) => console.log(line))
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(removeTempDirs);
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+
+const dir = mkdtempSync(join(tmpdir(), 'read-store-batch-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Documents another connection to the file sees committed in the collection's table. */
+function committed(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    const row = db.prepare("SELECT tbl FROM collection_meta WHERE name = 'docs'").get() as { tbl: number } | undefined;
+    return row ? (db.prepare(`SELECT count(*) AS n FROM c${row.tbl}`).get() as { n: number }).n : 0;
+  } finally {
+    db.close();
+  }
+}
+
+describe('embedded read store batch', () => {
+  it('runs a batch\'s writes in one transaction, readable inside it, committed when it resolves', async () => {
+    const file = join(dir, 'batch.db');
+    const store = await openEmbeddedReadStore(file);
+    const docs = store.collection('docs');
+    const seenOutside: number[] = [];
+    await store.batch!(async () => {
+      for (let i = 0; i < 300; i++) {
+        await docs.putIfNewer({ _id: `d${i % 100}`, _pos: i + 1, n: i });
+        if (i % 100 === 99) seenOutside.push(committed(file));
+      }
+      expect(await docs.get('d5')).toMatchObject({ n: 205 });
+    });
+    expect(seenOutside).toEqual([0, 0, 0]);
+    expect(committed(file)).toBe(100);
+    await store.close();
+  });
+
+  it('waits for writes of others made during the batch as before: they resolve once committed', async () => {
+    const file = join(dir, 'others.db');
+    const store = await openEmbeddedReadStore(file);
+    const docs = store.collection('docs');
+    const other = docs.put({ _id: 'outside' }).then(() => committed(file));
+    await store.batch!(async () => {
+      await docs.put({ _id: 'inside' });
+    });
+    expect(await other).toBeGreaterThanOrEqual(1);
+    expect(committed(file)).toBe(2);
+    await store.close();
+  });
+});
