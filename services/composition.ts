@@ -218,6 +218,10 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     server = await new Promise<Server>((resolve, reject) => {
       // Headers up to 256 KB reach the app, so an overlong URL gets our 414 envelope rather than Node's bare 431.
       const s = createServer({ maxHeaderSize: 256 * 1024 }, http).listen(config.PORT, config.HOST, () => resolve(s)).on('error', reject);
+      // Idle keep-alive sockets outlive the clients' own idle timeouts (undici: 4 s, load balancers: 60 s), so a
+      // client never reuses a socket the server is closing that instant (ECONNRESET). Shutdown closes idle ones.
+      s.keepAliveTimeout = 65_000;
+      s.headersTimeout = 66_000;
     });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
