@@ -90,10 +90,14 @@ export class Idempotency {
       clearInterval(renewing);
       await renewal;
     };
+    // A failed run may have appended its events before failing (say, the read store refused the reply): the key is
+    // released rather than forgotten, so the repeat runs in recovery and answers from those events instead of
+    // deciding again under the same command id (which would be 409 duplicate_id, or a second write).
+    const release = () => docs.putIfNewer({ ...held, _pos: held._pos + 1, leaseUntil: 0 }).catch(() => undefined);
     try {
       const reply = claimed.recovering ? await this.recovery(commandId, () => execute(commandId)) : await execute(commandId);
       await settle();
-      if (reply.status >= 500) await docs.delete(id);
+      if (reply.status >= 500) await release();
       else {
         const sealed = this.replies.seal(JSON.stringify({ ...reply, cookies: undefined }));
         await docs.putIfNewer({ _id: id, _pos: held._pos + 1, bodyHash, state: 'done', reply: sealed, createdAt: held.createdAt });
@@ -101,7 +105,7 @@ export class Idempotency {
       return reply;
     } catch (err) {
       await settle();
-      await docs.delete(id);
+      await release();
       throw err;
     }
   }
