@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
 import { followLog, type LogFollower } from '../services/eventstore/follow-log';
-import { catchUpTogether } from './catch-up';
+import { catchUpTogether, type Page } from './catch-up';
 import type { ReadStore } from '../services/readstore/read-store.port';
 import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
@@ -70,20 +70,27 @@ class Follower {
     return this.stopping;
   }
 
-  /** Applies the page's events this follower handles and has not applied yet (a batch of the read store runs it). */
-  applyPage(events: readonly RecordedEvent[]): Promise<void> {
+  /**
+   * Applies the page's events this follower handles and has not applied yet, then writes the checkpoint at the page's
+   * end: a batch of the read store runs it, so documents and checkpoint are committed together.
+   */
+  applyPage(page: Page): Promise<void> {
     this.applying = (async () => {
-      for (const e of events) if (e.position > this.position && this.handles.has(e.type)) await this.applyOrDeadLetter(e);
+      for (const e of page.events) if (e.position > this.position && this.handles.has(e.type)) await this.applyOrDeadLetter(e);
+      if (!this.stopping) await this.store.collection(CHECKPOINTS).put(this.checkpointDoc(page.reached));
     })();
     return this.applying;
   }
 
-  /** After the page's documents are durable: the checkpoint moves to its end (never past an event not applied). */
+  /** Once the page is committed: the follower is at its end. */
   async pageApplied(reached: number): Promise<void> {
     if (this.stopping || reached <= this.position) return;
-    this.position = reached;
-    await this.flush();
+    this.position = this.saved = reached;
     await this.onApplied(this);
+  }
+
+  private checkpointDoc(position: number) {
+    return { _id: this.key, position, at: new Date().toISOString() };
   }
 
   /**
@@ -124,7 +131,7 @@ class Follower {
     this.flushing = this.flushing.then(async () => {
       if (this.position === this.saved) return;
       const position = this.position;
-      await this.store.collection(CHECKPOINTS).put({ _id: this.key, position, at: new Date().toISOString() });
+      await this.store.collection(CHECKPOINTS).put(this.checkpointDoc(position));
       this.saved = position;
     });
     return this.flushing;
