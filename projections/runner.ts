@@ -7,14 +7,13 @@
 import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
 import { followLog, type LogFollower } from '../services/eventstore/follow-log';
+import { catchUpTogether, type Page } from './catch-up';
 import type { ReadStore } from '../services/readstore/read-store.port';
 import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
 
 const CHECKPOINT_EVERY_MS = 20;
-/** Events applied per batch while catching up (a rebuild, a restart behind the head): one transaction, one checkpoint. */
-const CATCH_UP_PAGE = 500;
 const REGISTRY_POLL_MS = 1000;
 /** Attempts at applying one event before it is dead-lettered (a failing store gets a moment to recover). */
 const APPLY_ATTEMPTS = 3;
@@ -23,8 +22,9 @@ const RETRY_PAUSE_MS = 50;
 class Follower {
   position = 0;
   private sub: LogFollower | null = null;
-  private catchingUp: Promise<void> = Promise.resolve();
-  private stopped = false;
+  /** The catch-up page being applied, if any: stopping waits for it, not for the whole catch-up. */
+  private applying: Promise<void> = Promise.resolve();
+  private stopping = false;
   private flushTimer: NodeJS.Timeout | null = null;
   private saved = 0;
   private flushing: Promise<void> = Promise.resolve();
@@ -36,52 +36,61 @@ class Follower {
     private readonly deadLetters: DeadLetters,
     private readonly onApplied: (f: Follower) => Promise<void>,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.handles = new Set(def.handles);
+  }
 
   readonly docs: ProjectionDocs = (logical) => this.store.collection(physical(this.key, logical));
 
-  async start(events: EventStore): Promise<void> {
+  readonly handles: ReadonlySet<string>;
+
+  /** Declares the storage's indexes and reads its checkpoint; `follow` then runs it. */
+  async prepare(): Promise<void> {
     for (const [logical, { indexes }] of Object.entries(this.def.collections)) {
       for (const fields of indexes) await this.docs(logical).ensureIndex(fields);
     }
     const cp = await this.store.collection(CHECKPOINTS).get(this.key);
     this.position = this.saved = (cp?.position as number | undefined) ?? 0;
-    const handles = new Set(this.def.handles);
+  }
+
+  /** Follows the log event by event once `caughtUp` (the catch-up this follower is part of) has ended. */
+  follow(events: EventStore, caughtUp: Promise<void>): void {
     const apply = async (e: RecordedEvent) => {
-      if (handles.has(e.type)) await this.applyOrDeadLetter(e);
+      if (this.handles.has(e.type)) await this.applyOrDeadLetter(e);
       this.position = e.position;
       this.scheduleCheckpoint();
       await this.onApplied(this);
     };
-    this.catchingUp = this.catchUp(events, handles)
-      .catch((err: unknown) => this.log.warn({ err, projection: this.key, position: this.position }, 'catch-up stopped; following event by event'))
-      .then(() => {
-        if (!this.stopped) this.sub = followLog(events, () => this.position, apply, this.log, this.key);
-      });
+    void caughtUp.then(() => {
+      if (!this.stopped) this.sub = followLog(events, () => this.position, apply, this.log, this.key);
+    });
+  }
+
+  get stopped(): boolean {
+    return this.stopping;
   }
 
   /**
-   * Up to the head, a page at a time: the page's documents are written in one batch, then the checkpoint moves to
-   * its last event (never past an event whose documents are not yet durable).
+   * Applies the page's events this follower handles and has not applied yet, then writes the checkpoint at the page's
+   * end: a batch of the read store runs it, so documents and checkpoint are committed together.
    */
-  private async catchUp(events: EventStore, handles: Set<string>): Promise<void> {
-    const batch = this.store.batch?.bind(this.store);
-    if (!batch) return;
-    const readPage = async (after: number) => {
-      if (events.readAllOf) return events.readAllOf(after, CATCH_UP_PAGE, handles);
-      const read = await events.readAll(after, CATCH_UP_PAGE);
-      return { events: read.filter((e) => handles.has(e.type)), reached: read.at(-1)?.position ?? after };
-    };
-    while (!this.stopped) {
-      const page = await readPage(this.position);
-      if (page.reached === this.position) return;
-      await batch(async () => {
-        for (const e of page.events) await this.applyOrDeadLetter(e);
-      });
-      this.position = page.reached;
-      await this.flush();
-      await this.onApplied(this);
-    }
+  applyPage(page: Page): Promise<void> {
+    this.applying = (async () => {
+      for (const e of page.events) if (e.position > this.position && this.handles.has(e.type)) await this.applyOrDeadLetter(e);
+      if (!this.stopping) await this.store.collection(CHECKPOINTS).put(this.checkpointDoc(page.reached));
+    })();
+    return this.applying;
+  }
+
+  /** Once the page is committed: the follower is at its end. */
+  async pageApplied(reached: number): Promise<void> {
+    if (this.stopping || reached <= this.position) return;
+    this.position = this.saved = reached;
+    await this.onApplied(this);
+  }
+
+  private checkpointDoc(position: number) {
+    return { _id: this.key, position, at: new Date().toISOString() };
   }
 
   /**
@@ -122,15 +131,15 @@ class Follower {
     this.flushing = this.flushing.then(async () => {
       if (this.position === this.saved) return;
       const position = this.position;
-      await this.store.collection(CHECKPOINTS).put({ _id: this.key, position, at: new Date().toISOString() });
+      await this.store.collection(CHECKPOINTS).put(this.checkpointDoc(position));
       this.saved = position;
     });
     return this.flushing;
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.catchingUp;
+    this.stopping = true;
+    await this.applying.catch(() => undefined);
     await this.sub?.stop();
     await this.flush();
   }
@@ -156,6 +165,8 @@ export interface ProjectionStatus {
 export class ProjectionRunner {
   private readonly active = new Map<string, Follower>();
   private readonly building = new Map<string, Follower>();
+  /** Catch-ups under way: stop() waits for them to leave the stores. */
+  private readonly catchUps = new Set<Promise<void>>();
   private poll: NodeJS.Timeout | null = null;
   private readonly deadLetters: DeadLetters;
   /** The registry check under way: stop() waits for it, so it never meets a closed store. */
@@ -177,12 +188,14 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     await this.deadLetters.ensureIndexes();
+    const started: Follower[] = [];
     for (const def of this.defs) {
       const reg = (await this.registry.get(def.name)) ?? { _id: def.name, active: null, building: null, generation: 0 };
       const current = reg.active && reg.active.startsWith(`${def.name}_v${def.version}_`) ? reg.active : null;
-      if (current && !(await this.aheadOfLog(current))) await this.follow(def, current, 'active');
-      else await this.build(def, reg);
+      if (current && !(await this.aheadOfLog(current))) started.push(await this.follow(def, current, 'active'));
+      else started.push(await this.build(def, reg));
     }
+    this.run(started);
     this.poll = setInterval(() => {
       this.checking ??= this.checkRebuildRequests()
         .catch((err: unknown) => this.log.warn({ err }, 'projection registry check failed; will retry'))
@@ -194,6 +207,7 @@ export class ProjectionRunner {
     if (this.poll) clearInterval(this.poll);
     await this.checking;
     await Promise.all([...this.active.values(), ...this.building.values()].map((f) => f.stop()));
+    await Promise.all(this.catchUps);
   }
 
   /** Rebuilds a projection into fresh storage beside the serving one (operators: after fixing a projection bug). */
@@ -235,15 +249,16 @@ export class ProjectionRunner {
     return reg;
   }
 
+
   private async checkRebuildRequests(): Promise<void> {
     for (const def of this.defs) {
       if (this.building.has(def.name)) continue;
       const reg = await this.registry.get(def.name);
-      if (reg?.rebuildRequested) await this.build(def, { ...reg, rebuildRequested: false });
+      if (reg?.rebuildRequested) this.run([await this.build(def, { ...reg, rebuildRequested: false })]);
     }
   }
 
-  private async build(def: Projection, reg: RegistryDoc): Promise<void> {
+  private async build(def: Projection, reg: RegistryDoc): Promise<Follower> {
     const generation = reg.generation + 1;
     const key = storageKey(def.name, def.version, generation);
     const target = await this.events.headPosition();
@@ -251,6 +266,7 @@ export class ProjectionRunner {
     await this.registry.put({ ...reg, building: key, generation, rebuildRequested: false });
     const follower = await this.follow(def, key, 'building', target);
     if (target === 0) await this.promote(follower);
+    return follower;
   }
 
   private async follow(def: Projection, key: string, role: 'active' | 'building', target = 0): Promise<Follower> {
@@ -260,9 +276,18 @@ export class ProjectionRunner {
     }, this.log);
     (role === 'active' ? this.active : this.building).set(def.name, follower);
     if (role === 'active') this.watermarks.setActive(def.name, key);
-    await follower.start(this.events);
+    await follower.prepare();
     if (role === 'active') this.watermarks.announce(def.name, follower.position);
     return follower;
+  }
+
+  /** Followers started together catch up together, then each follows the log on its own. */
+  private run(followers: Follower[]): void {
+    const caughtUp = catchUpTogether(this.events, this.store, followers)
+      .catch((err: unknown) => this.log.warn({ err, projections: followers.map((f) => f.key) }, 'catch-up stopped; following event by event'))
+      .finally(() => this.catchUps.delete(caughtUp));
+    this.catchUps.add(caughtUp);
+    for (const f of followers) f.follow(this.events, caughtUp);
   }
 
   private async promote(f: Follower): Promise<void> {

@@ -59,7 +59,10 @@ const PAGE = 500;
 /** Rows copied per step when a file of the earlier layout (one `events` table of text) is migrated. */
 const MIGRATE_CHUNK = 5000;
 
-const SELECT = `SELECT l.position, s.name AS stream, l.revision, l.event_id, l.type, l.data, ${METADATA_COLUMNS.map((c) => `l.${c}`).join(', ')}, l.metadata_extra
+/** Ids kept as 16 bytes come back as text made by SQLite: a Buffer per id per row cost more than the rest of a read. */
+const ID_COLUMNS = new Set(['event_id', 'user_id', 'space_id', 'correlation_id', 'causation_id']);
+const column = (c: string) => (ID_COLUMNS.has(c) ? `${uuidText(`l.${c}`)} AS ${c}` : `l.${c}`);
+const SELECT = `SELECT l.position, s.name AS stream, l.revision, ${['event_id', 'type', 'data', ...METADATA_COLUMNS, 'metadata_extra'].map(column).join(', ')}
   FROM log l JOIN streams s ON s.id = l.stream`;
 
 interface Row {

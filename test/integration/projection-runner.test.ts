@@ -38,6 +38,10 @@ async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> 
   }
 }
 
+/** Every projection of the runner active at `head` (a first build is not announced to waiters). */
+const atHead = async (runner: ProjectionRunner, head: number) =>
+  (await runner.status()).every((s) => s.building === null && (s.activePosition ?? 0) >= head);
+
 describe('projection runner', () => {
   let events: EventStore;
   let store: ReadStore;
@@ -108,6 +112,44 @@ describe('projection runner', () => {
     const status = await runner.status();
     expect(status[0]).toMatchObject({ name: 'counter', active: after.active, building: null });
     await runner.stop();
+  });
+
+  it('catches projections up together: each page of the log read once for all, each at its own checkpoint', async () => {
+    for (let i = 0; i < 1200; i++) await append(`s-${i % 4}`, `t${i}`);
+    const other = (name: string): Projection => ({ ...counter(1), name });
+    // One of them starts ahead, from a checkpoint it already had (a restart): it must not apply those events again.
+    const w1 = new Watermarks(store, true);
+    const first = new ProjectionRunner(events, store, [other('ahead')], w1, log);
+    await first.start();
+    const mid = (await events.readAll(0, 700)).at(-1)!.position;
+    const head = await events.headPosition();
+    await until(() => atHead(first, head));
+    await first.stop();
+    const aheadKey = (await store.collection(REGISTRY).get('ahead'))!.active as string;
+    await store.collection(CHECKPOINTS).put({ _id: aheadKey, position: mid });
+    const aheadDocs = (await new ReadModels(store, w1).docs('ahead'))('counts');
+    for (const s of ['s-0', 's-1', 's-2', 's-3']) {
+      const doc = (await aheadDocs.get(s))!;
+      await aheadDocs.put({ ...doc, n: 0, _pos: mid }); // counts what is applied after `mid` from here on
+    }
+
+    let pages = 0;
+    const counted: EventStore = {
+      ...events,
+      readAll: (after, limit) => (pages++, events.readAll(after, limit)),
+      readAllOf: undefined,
+    };
+    const w2 = new Watermarks(store, true);
+    const runner = new ProjectionRunner(counted, store, [other('a'), other('b'), other('ahead')], w2, log);
+    await runner.start();
+    await until(() => atHead(runner, head));
+    await runner.stop();
+
+    expect(pages).toBeLessThanOrEqual(4); // 1,200 events in pages of 500, once for three projections (+ the empty read at the head)
+    const readers = new ReadModels(store, w2);
+    for (const name of ['a', 'b']) expect((await (await readers.docs(name))('counts').get('s-0'))?.n).toBe(300);
+    const afterMid = (await events.readAll(mid, 2000)).filter((e) => e.streamId === 's-0').length;
+    expect((await (await readers.docs('ahead'))('counts').get('s-0'))?.n).toBe(afterMid);
   });
 
   describe('a projection that cannot apply an event', () => {
