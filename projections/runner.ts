@@ -191,9 +191,14 @@ export class ProjectionRunner {
     const started: Follower[] = [];
     for (const def of this.defs) {
       const reg = (await this.registry.get(def.name)) ?? { _id: def.name, active: null, building: null, generation: 0 };
-      const current = reg.active && reg.active.startsWith(`${def.name}_v${def.version}_`) ? reg.active : null;
-      if (current && !(await this.aheadOfLog(current))) started.push(await this.follow(def, current, 'active'));
-      else started.push(await this.build(def, reg));
+      const usable = async (key: string | null) => key !== null && key.startsWith(`${def.name}_v${def.version}_`) && !(await this.aheadOfLog(key));
+      const active = (await usable(reg.active)) ? reg.active : null;
+      if (active) started.push(await this.follow(def, active, 'active'));
+      if (await usable(reg.building)) started.push(await this.resumeBuild(def, reg.building!));
+      else {
+        if (reg.building) await this.dropStorage(def, reg.building);
+        if (!active) started.push(await this.build(def, reg));
+      }
     }
     this.run(started);
     this.poll = setInterval(() => {
@@ -269,6 +274,15 @@ export class ProjectionRunner {
     return follower;
   }
 
+  /** A build stopped or killed before its switch carries on from its own checkpoint, into the same storage. */
+  private async resumeBuild(def: Projection, key: string): Promise<Follower> {
+    const target = await this.events.headPosition();
+    this.log.info({ projection: key, target }, 'resuming projection build');
+    const follower = await this.follow(def, key, 'building', target);
+    if (follower.position >= target) await this.promote(follower);
+    return follower;
+  }
+
   private async follow(def: Projection, key: string, role: 'active' | 'building', target = 0): Promise<Follower> {
     const follower = new Follower(def, key, this.store, this.deadLetters, async (f) => {
       if (this.active.get(def.name) === f) this.watermarks.announce(def.name, f.position);
@@ -306,9 +320,14 @@ export class ProjectionRunner {
       await old.stop();
       await old.drop();
     } else if (reg.active && reg.active !== f.key) {
-      for (const logical of Object.keys(f.def.collections)) await this.store.collection(physical(reg.active, logical)).drop();
-      await this.store.collection(CHECKPOINTS).delete(reg.active);
-      await this.deadLetters.drop(reg.active);
+      await this.dropStorage(f.def, reg.active);
     }
+  }
+
+  /** Storage no follower of this process runs (an earlier version's, or an abandoned build's). */
+  private async dropStorage(def: Projection, key: string): Promise<void> {
+    for (const logical of Object.keys(def.collections)) await this.store.collection(physical(key, logical)).drop();
+    await this.store.collection(CHECKPOINTS).delete(key);
+    await this.deadLetters.drop(key);
   }
 }

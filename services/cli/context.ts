@@ -53,13 +53,17 @@ export async function withEventLog<T>(use: (events: EventStore, cfg: Config) => 
  */
 export async function withDecodedLog<T>(use: (events: EventStore, cfg: Config) => Promise<T>): Promise<T> {
   const cfg = config();
-  const [raw, store] = [await eventLog(cfg), await readModels(cfg)];
+  const raw = await eventLog(cfg);
   try {
-    const { historyStore } = await import('../eventstore/decoding-event-store');
-    return await use(historyStore(raw, store).events, cfg);
+    const store = await readModels(cfg);
+    try {
+      const { historyStore } = await import('../eventstore/decoding-event-store');
+      return await use(historyStore(raw, store).events, cfg);
+    } finally {
+      await store.close();
+    }
   } finally {
-    await raw.close();
-    await store.close();
+    await raw.close(); // also when the read-model store is missing: an open log would keep the process alive
   }
 }
 

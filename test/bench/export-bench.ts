@@ -9,7 +9,9 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
+import { historyStore } from '../../services/eventstore/decoding-event-store';
 import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
+import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import { sampleEvent } from './store-bench';
 import { fmt, removeTempDirs, tempDir } from './util';
 
@@ -31,8 +33,10 @@ export interface ExportResult {
   runs: ExportRun[];
 }
 
+/** Sealed as the service seals them, with the users' keys in the read-model store, where the CLI looks for them. */
 async function seed(dataDir: string, events: number): Promise<void> {
-  const store = await openSqliteEventStore(path.join(dataDir, 'events.sqlite'));
+  const keys = await openEmbeddedReadStore(path.join(dataDir, 'read-models.sqlite'));
+  const store = historyStore(await openSqliteEventStore(path.join(dataDir, 'events.sqlite')), keys).events;
   try {
     let next = 0;
     const writer = async () => {
@@ -46,6 +50,7 @@ async function seed(dataDir: string, events: number): Promise<void> {
     await Promise.all(Array.from({ length: IN_FLIGHT }, writer));
   } finally {
     await store.close();
+    await keys.close();
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
@@ -119,6 +119,14 @@ describe('the CLI program', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`no event log at ${path.join(empty, 'events.sqlite')}`);
     expect(existsSync(path.join(empty, 'events.sqlite'))).toBe(false);
+  });
+
+  it('exits with code 1 when the log is there but not the read-model store that holds its keys', async () => {
+    const keyless = mkdtempSync(path.join(tmpdir(), 'calendar-cli-keyless-'));
+    copyFileSync(path.join(dataDir, 'events.sqlite'), path.join(keyless, 'events.sqlite'));
+    const res = await runCli(['events', 'export', '--out', path.join(keyless, 'out.ndjson')], { DATA_DIR: keyless });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`no read-model store at ${path.join(keyless, 'read-models.sqlite')}`);
   });
 });
 

@@ -114,6 +114,63 @@ describe('projection runner', () => {
     await runner.stop();
   });
 
+  it('resumes a build stopped before its switch from its own checkpoint, in the same storage, with writes arriving all along', async () => {
+    for (let i = 0; i < 1200; i++) await append(`s-${i % 3}`, `t${i}`);
+    const head = await events.headPosition();
+    let pause: () => void = () => undefined;
+    let paused: () => void = () => undefined;
+    const reached = new Promise<void>((r) => (paused = r));
+    let armed = false;
+    const held = new Promise<void>((r) => (pause = r));
+    const gated = projection({
+      ...counter(1),
+      async apply(e, docs) {
+        if (armed && e.position === head - 500) (paused(), await held); // inside the rebuild's second page
+        await counter(1).apply(e, docs);
+      },
+    });
+    const w1 = new Watermarks(store, true);
+    const first = new ProjectionRunner(events, store, [gated], w1, log);
+    await first.start();
+    await until(() => atHead(first, head));
+    const before = (await store.collection(REGISTRY).get('counter'))!;
+
+    let writing = true;
+    let written = 0;
+    const writer = (async () => {
+      while (writing) (await append('s-w', `w${written}`), written++);
+    })();
+    armed = true;
+    await first.rebuild('counter');
+    await reached;
+    const stopping = first.stop();
+    pause();
+    await stopping;
+    const stopped = (await store.collection(REGISTRY).get('counter'))!;
+    expect(stopped).toMatchObject({ active: before.active, building: expect.any(String), generation: (before.generation as number) + 1 });
+    const checkpoint = (await store.collection(CHECKPOINTS).get(stopped.building as string))!.position as number;
+    expect(checkpoint).toBeGreaterThan(0);
+    expect(checkpoint).toBeLessThan(head - 500);
+
+    const rebuilt: number[] = [];
+    const watching = projection({ ...counter(1), apply: (e, docs) => (e.position <= head && rebuilt.push(e.position), counter(1).apply(e, docs)) });
+    const w2 = new Watermarks(store, true);
+    const second = new ProjectionRunner(events, store, [watching], w2, log);
+    await second.start();
+    await until(async () => (await store.collection(REGISTRY).get('counter'))?.active === stopped.building);
+    writing = false;
+    await writer;
+    expect(await w2.waitFor(['counter'], await events.headPosition(), 10_000)).toBe(true);
+    await second.stop();
+
+    expect(Math.min(...rebuilt)).toBeGreaterThan(checkpoint); // carried on, did not start again from 0
+    expect((await store.collection(REGISTRY).get('counter'))!.generation).toBe(stopped.generation);
+    const docs = await new ReadModels(store, w2).docs('counter');
+    expect((await docs('counts').get('s-0'))?.n).toBe(400);
+    expect((await docs('counts').get('s-w'))?.n).toBe(written);
+    expect(await store.collection(physical(before.active as string, 'counts')).count({})).toBe(0);
+  });
+
   it('catches projections up together: each page of the log read once for all, each at its own checkpoint', async () => {
     for (let i = 0; i < 1200; i++) await append(`s-${i % 4}`, `t${i}`);
     const other = (name: string): Projection => ({ ...counter(1), name });
