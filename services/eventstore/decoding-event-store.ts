@@ -5,7 +5,7 @@
  * (upcasters.ts). The bus carries events as stored: its consumers decode them with the same codec.
  */
 import type { ReadStore } from '../readstore/read-store.port';
-import type { EventStore, NewEvent, RecordedEvent } from './event-store.port';
+import { waitingFor, type EventStore, type NewEvent, type RecordedEvent } from './event-store.port';
 import { Sealer } from './sealing';
 import { UPCASTERS, Upcasters } from './upcasters';
 import { UserKeys } from './user-keys';
@@ -65,6 +65,7 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec): EventS
       return { events: await Promise.all(wanted.map(fromLog)), reached: read.at(-1)?.position ?? after };
     },
     subscribeAll: (after, handler) => inner.subscribeAll(after, async (e) => handler(await fromLog(e))),
+    ...waitingFor(inner),
     headPosition: () => inner.headPosition(),
     close: () => inner.close(),
   };
