@@ -60,6 +60,10 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec): EventS
     readAll: async (after, limit) => Promise.all((await inner.readAll(after, limit)).map(fromLog)),
     // An erasure is always decoded: reading it is what makes this process forget the user's key.
     async readAllOf(after, limit, types) {
+      if (inner.readAllOf) {
+        const read = await inner.readAllOf(after, limit, new Set(types).add('user.erased'));
+        return { events: await Promise.all(read.events.map(fromLog)), reached: read.reached };
+      }
       const read = await inner.readAll(after, limit);
       const wanted = read.filter((e) => types.has(e.type) || e.type === 'user.erased');
       return { events: await Promise.all(wanted.map(fromLog)), reached: read.at(-1)?.position ?? after };

@@ -27,6 +27,7 @@ export function meteredEventStore(store: EventStore, metrics: Metrics, log: Logg
     },
     readStream: (streamId, fromRevision, limit) => store.readStream(streamId, fromRevision, limit),
     readAll: (after, limit) => store.readAll(after, limit),
+    ...(store.readAllOf ? { readAllOf: store.readAllOf.bind(store) } : {}),
     subscribeAll: (after, handler) => store.subscribeAll(after, handler),
     ...waitingFor(store),
     headPosition: () => store.headPosition(),

@@ -124,6 +124,8 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     byEventId: db.prepare('SELECT s.name AS stream, l.revision, l.position FROM log l JOIN streams s ON s.id = l.stream WHERE l.event_id = ?'),
     streamFrom: db.prepare(`${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision LIMIT ?`),
     allAfter: db.prepare(`${SELECT} WHERE l.position > ? ORDER BY l.position LIMIT ?`),
+    windowEnd: db.prepare('SELECT max(position) FROM (SELECT position FROM log WHERE position > ? ORDER BY position LIMIT ?)').pluck(),
+    ofTypesIn: db.prepare(`${SELECT} WHERE l.position > ? AND l.position <= ? AND l.type IN (SELECT value FROM json_each(?)) ORDER BY l.position`),
     head: db.prepare('SELECT coalesce(max(position), 0) FROM log').pluck(),
   };
 
@@ -303,6 +305,13 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     },
     async readAll(after, limit) {
       return (sql.allAfter.all(after, limit) as Row[]).map(toRecorded);
+    },
+    // Rows of other types are skipped inside SQLite, never parsed here.
+    async readAllOf(after, limit, types) {
+      const reached = (sql.windowEnd.get(after, limit) as number | null) ?? after;
+      const ids = [...types].map((name) => typeIds.get(name) ?? (sql.typeByName.get(name) as number | undefined)).filter((id) => id !== undefined);
+      const rows = reached > after && ids.length ? (sql.ofTypesIn.all(after, reached, JSON.stringify(ids)) as Row[]) : [];
+      return { events: rows.map(toRecorded), reached };
     },
     subscribeAll,
     waitForAppend,
