@@ -28,10 +28,12 @@ export interface CatchingUp {
 }
 
 /**
- * Resolves at the head of the log, or when every follower stopped. Only where the read store groups writes (embedded):
- * on MongoDB each write is durable on its own, and followers catching up one event at a time overlap their round trips.
+ * Resolves at the head of the log, or when every follower stopped. With `live`, goes on past the head as new events
+ * are appended (where the log can say so), until `live` aborts: projections that run together in steady state share
+ * each read, each decoding and each transaction too. Only where the read store groups writes (embedded): on MongoDB
+ * each write is durable on its own, and followers catching up one event at a time overlap their round trips.
  */
-export async function catchUpTogether(events: EventStore, store: ReadStore, followers: readonly CatchingUp[]): Promise<void> {
+export async function catchUpTogether(events: EventStore, store: ReadStore, followers: readonly CatchingUp[], live?: AbortSignal): Promise<void> {
   const batch = store.batch?.bind(store);
   if (!batch) return;
   let behind = followers.filter((f) => !f.stopped);
@@ -40,7 +42,12 @@ export async function catchUpTogether(events: EventStore, store: ReadStore, foll
   let after = Math.min(...behind.map((f) => f.position));
   while (behind.length > 0) {
     const page = await readPage(events, after, types);
-    if (page.reached === after) return;
+    if (page.reached === after) {
+      if (!live || !events.waitForAppend || live.aborted) return;
+      await events.waitForAppend(after, live);
+      behind = behind.filter((f) => !f.stopped);
+      continue;
+    }
     await batch(async () => {
       for (const f of behind) await f.applyPage(page);
     });

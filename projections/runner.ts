@@ -171,6 +171,7 @@ export class ProjectionRunner {
   private readonly deadLetters: DeadLetters;
   /** The registry check under way: stop() waits for it, so it never meets a closed store. */
   private checking: Promise<void> | null = null;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly events: EventStore,
@@ -200,7 +201,7 @@ export class ProjectionRunner {
         if (!active) started.push(await this.build(def, reg));
       }
     }
-    this.run(started);
+    this.run(started, this.stopping.signal);
     this.poll = setInterval(() => {
       this.checking ??= this.checkRebuildRequests()
         .catch((err: unknown) => this.log.warn({ err }, 'projection registry check failed; will retry'))
@@ -211,7 +212,9 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     if (this.poll) clearInterval(this.poll);
     await this.checking;
-    await Promise.all([...this.active.values(), ...this.building.values()].map((f) => f.stop()));
+    const stopped = [...this.active.values(), ...this.building.values()].map((f) => f.stop()); // each marked stopped at once
+    this.stopping.abort();
+    await Promise.all(stopped);
     await Promise.all(this.catchUps);
   }
 
@@ -295,9 +298,12 @@ export class ProjectionRunner {
     return follower;
   }
 
-  /** Followers started together catch up together, then each follows the log on its own. */
-  private run(followers: Follower[]): void {
-    const caughtUp = catchUpTogether(this.events, this.store, followers)
+  /**
+   * Followers started together catch up together, then each follows the log on its own; with `live` (those started
+   * with the runner) they go on together until the runner stops, and alone only if that fails.
+   */
+  private run(followers: Follower[], live?: AbortSignal): void {
+    const caughtUp = catchUpTogether(this.events, this.store, followers, live)
       .catch((err: unknown) => this.log.warn({ err, projections: followers.map((f) => f.key) }, 'catch-up stopped; following event by event'))
       .finally(() => this.catchUps.delete(caughtUp));
     this.catchUps.add(caughtUp);

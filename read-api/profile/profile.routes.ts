@@ -23,7 +23,7 @@ export function profileReadRoutes(app: AppContext) {
     route(findOperation(profileOperations, 'get', '/me/bootstrap'), async ({ principal }) => {
       const userId = principal!.userId;
       // Read the watermark first: everything below it is in the lists, so the cursor misses nothing.
-      const position = await syncWatermark(app.watermarks);
+      const { watermark: position } = await syncWatermark(app.watermarks);
       const [user, spaces, calendars, lists] = await Promise.all([
         me(userId), spacesOf(app.readModels, userId), calendarsOf(app.readModels, userId), bootstrapLists(app.readModels, userId),
       ]);

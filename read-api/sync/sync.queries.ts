@@ -19,9 +19,13 @@ export interface SyncPage {
   hasMore: boolean;
 }
 
-/** A position up to which every projection sync reads has applied the log: read it before querying. */
-export async function syncWatermark(watermarks: Watermarks): Promise<number> {
-  return Math.min(...(await Promise.all(SYNC_PROJECTIONS.map((name) => watermarks.position(name)))));
+/**
+ * A position up to which every projection sync reads has applied the log (read it before querying), and the version
+ * of what those projections hold: their positions, which move whenever any of them changes a document.
+ */
+export async function syncWatermark(watermarks: Watermarks): Promise<{ watermark: number; version: string }> {
+  const positions = await Promise.all(SYNC_PROJECTIONS.map((name) => watermarks.position(name)));
+  return { watermark: Math.min(...positions), version: positions.join() };
 }
 
 export async function changesSince(

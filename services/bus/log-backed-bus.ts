@@ -12,13 +12,27 @@ export const LOG_POSITION = 'log-position';
 
 const backedByLog = (m: BusMessage) => m.headers?.[LOG_POSITION] !== undefined;
 
+/** Values of recently delivered positions: every consumer group gets the same message, read from the log once. */
+const RECENT = 1000;
+
 export function logBackedBus(bus: Bus, events: EventStore): Bus {
+  const recent = new Map<number, Promise<string>>();
+  const valueAt = (position: number, m: ConsumedMessage): Promise<string> => {
+    let value = recent.get(position);
+    if (!value) {
+      value = events.readAll(position - 1, 1).then(([event]) => {
+        if (event?.position !== position) throw new Error(`bus message ${m.topic}/${m.offset}: no event at log position ${position}`);
+        return JSON.stringify(event);
+      });
+      recent.set(position, value);
+      value.catch(() => recent.delete(position));
+      if (recent.size > RECENT) recent.delete(recent.keys().next().value as number);
+    }
+    return value;
+  };
   const withEvent = async (m: ConsumedMessage): Promise<ConsumedMessage> => {
     if (m.value !== '' || !backedByLog(m)) return m;
-    const position = Number(m.headers![LOG_POSITION]);
-    const [event] = await events.readAll(position - 1, 1);
-    if (event?.position !== position) throw new Error(`bus message ${m.topic}/${m.offset}: no event at log position ${position}`);
-    return { ...m, value: JSON.stringify(event) };
+    return { ...m, value: await valueAt(Number(m.headers![LOG_POSITION]), m) };
   };
   return {
     publish: (topic, messages) => bus.publish(topic, messages.map((m) => (backedByLog(m) ? { ...m, value: '' } : m))),

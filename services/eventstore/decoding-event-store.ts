@@ -5,7 +5,7 @@
  * (upcasters.ts). The bus carries events as stored: its consumers decode them with the same codec.
  */
 import type { ReadStore } from '../readstore/read-store.port';
-import type { EventStore, NewEvent, RecordedEvent } from './event-store.port';
+import { waitingFor, type EventStore, type NewEvent, type RecordedEvent } from './event-store.port';
 import { Sealer } from './sealing';
 import { UPCASTERS, Upcasters } from './upcasters';
 import { UserKeys } from './user-keys';
@@ -60,11 +60,16 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec): EventS
     readAll: async (after, limit) => Promise.all((await inner.readAll(after, limit)).map(fromLog)),
     // An erasure is always decoded: reading it is what makes this process forget the user's key.
     async readAllOf(after, limit, types) {
+      if (inner.readAllOf) {
+        const read = await inner.readAllOf(after, limit, new Set(types).add('user.erased'));
+        return { events: await Promise.all(read.events.map(fromLog)), reached: read.reached };
+      }
       const read = await inner.readAll(after, limit);
       const wanted = read.filter((e) => types.has(e.type) || e.type === 'user.erased');
       return { events: await Promise.all(wanted.map(fromLog)), reached: read.at(-1)?.position ?? after };
     },
     subscribeAll: (after, handler) => inner.subscribeAll(after, async (e) => handler(await fromLog(e))),
+    ...waitingFor(inner),
     headPosition: () => inner.headPosition(),
     close: () => inner.close(),
   };

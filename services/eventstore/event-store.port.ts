@@ -79,7 +79,16 @@ export interface EventStore {
   readAllOf?(after: number, limit: number, types: ReadonlySet<string>): Promise<{ events: RecordedEvent[]; reached: number }>;
   /** Catch-up from `after` (exclusive), then live. The handler runs for one event at a time, in log order. */
   subscribeAll(after: number, handler: (event: RecordedEvent) => Promise<void>): Subscription;
+  /**
+   * Resolves once the log may hold an event past `after`: at a commit, after a short poll interval at most, or when
+   * `signal` aborts. For readers that page through the log themselves (projections catching up together).
+   */
+  waitForAppend?(after: number, signal?: AbortSignal): Promise<void>;
   /** Position of the last event in the log, 0 when empty. */
   headPosition(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** `waitForAppend` of a store a wrapper passes through, if it has one. */
+export const waitingFor = (inner: EventStore): Pick<EventStore, 'waitForAppend'> =>
+  inner.waitForAppend ? { waitForAppend: (after, signal) => inner.waitForAppend!(after, signal) } : {};

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { Metrics } from '../http/metrics';
-import { WrongExpectedRevisionError, type EventStore } from './event-store.port';
+import { waitingFor, WrongExpectedRevisionError, type EventStore } from './event-store.port';
 
 export function meteredEventStore(store: EventStore, metrics: Metrics, log: Logger): EventStore {
   return {
@@ -27,7 +27,9 @@ export function meteredEventStore(store: EventStore, metrics: Metrics, log: Logg
     },
     readStream: (streamId, fromRevision, limit) => store.readStream(streamId, fromRevision, limit),
     readAll: (after, limit) => store.readAll(after, limit),
+    ...(store.readAllOf ? { readAllOf: store.readAllOf.bind(store) } : {}),
     subscribeAll: (after, handler) => store.subscribeAll(after, handler),
+    ...waitingFor(store),
     headPosition: () => store.headPosition(),
     close: () => store.close(),
   };

@@ -193,6 +193,24 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       expect(ours(await store.readAll(await store.headPosition(), 10), streams)).toEqual([]);
     });
 
+    it('reads only the types asked for, window by window, and says how far each window reached', async () => {
+      if (!store.readAllOf) return expect(store.readAllOf).toBeUndefined(); // optional: readers fall back to readAll
+      const stream = newStream();
+      const start = await store.headPosition();
+      const kinds = ['kept.one', 'skipped', 'kept.two', 'skipped', 'kept.one', 'never.asked'];
+      const appended = await store.append(stream, kinds.map((k, i) => newEvent(k, { i })), 'no_stream');
+      const wanted = new Set(['kept.one', 'kept.two', 'not.in.the.log']);
+      const first = await store.readAllOf(start, 4, wanted);
+      expect(first.reached).toBe(appended.positions[3]);
+      expect(first.events.map((e) => [e.type, (e.data as { i: number }).i, e.position])).toEqual([
+        ['kept.one', 0, appended.positions[0]],
+        ['kept.two', 2, appended.positions[2]],
+      ]);
+      const rest = await store.readAllOf(first.reached, 4, wanted);
+      expect(rest).toEqual({ events: [expect.objectContaining({ type: 'kept.one', streamId: stream, revision: 4 })], reached: appended.position });
+      expect(await store.readAllOf(appended.position, 4, wanted)).toEqual({ events: [], reached: appended.position });
+    });
+
     it('lets exactly one of concurrent appends with the same expected revision win', async () => {
       const s = newStream();
       await store.append(s, [newEvent()], 'no_stream');

@@ -142,9 +142,12 @@ describe('embedded SQLite event store', () => {
     const store = await openSqliteEventStore(freshFile());
     try {
       const s = newStream();
-      const events = [{ ...newEvent(), id: 'evt-1' }, { ...newEvent(), id: newEvent().id.toUpperCase() }];
+      const quoted = { ...newEvent(), id: "it's 'NULL'" };
+      quoted.metadata = { ...quoted.metadata, userId: null, correlationId: 'NULL', causationId: "o'clock" };
+      const events = [{ ...newEvent(), id: 'evt-1' }, { ...newEvent(), id: newEvent().id.toUpperCase() }, quoted];
       const result = await store.append(s, events, 'no_stream');
       expect((await store.readStream(s)).map((e) => e.id)).toEqual(events.map((e) => e.id));
+      expect((await store.readAll(result.position - 1, 1))[0].metadata).toEqual(quoted.metadata);
       expect(await store.append(s, events, 'any')).toEqual(result); // a retry is still recognised by its ids
     } finally {
       await store.close();

@@ -142,6 +142,24 @@ describe('GET /sync', () => {
     expect(allRowIds(page3)).toEqual([]);
   });
 
+  it('asked the same again, answers from what changed since, with the time of this answer', async () => {
+    const c = await signUp(base);
+    const boot = await bootstrap(c);
+    const first = await createEvent(c, 'first');
+    const once = await sync(c, boot.cursor);
+    await pause(5);
+    const again = await sync(c, boot.cursor);
+    expect(ids(again.changes.events)).toEqual([first.id]);
+    expect(Date.parse(again.serverTime)).toBeGreaterThan(Date.parse(once.serverTime));
+
+    const second = await createEvent(c, 'second');
+    const renamed = await c.call('PATCH', `/events/${first.id}`, { title: 'renamed' }, { 'If-Match': `"v${first.version}"` });
+    expect(renamed.status).toBe(200);
+    const after = await sync(c, boot.cursor);
+    expect(ids(after.changes.events)).toEqual([second.id, first.id]);
+    expect(after.changes.events[1].title).toBe('renamed');
+  });
+
   it('pages with limit=2: five changes come exactly once, hasMore true until the last page', async () => {
     const c = await signUp(base);
     const boot = await bootstrap(c);
