@@ -84,7 +84,7 @@ export async function openEventStore(config: Config): Promise<EventStore> {
 /** The read-model store the configuration names. */
 export async function openReadStore(config: Config): Promise<ReadStore> {
   return config.MONGO_URL
-    ? (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
+    ? (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB, config.MONGO_TIMEOUT_MS)
     : (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.resolve(config.DATA_DIR, 'read-models.sqlite'), {
         requireIndexes: config.READ_STORE_REQUIRE_INDEXES,
       });

@@ -15,6 +15,8 @@ const Config = z.object({
   EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, 'must be an esdb:// URL').optional(),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   MONGO_DB: z.string().default('calendar'),
+  /** Bound of one MongoDB read or write: past it the store counts as unreachable (requests answer 503). */
+  MONGO_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   KAFKA_BROKERS: z.string().min(1).optional(),
   KAFKA_TOPIC: z.string().default('calendar.domain-events'),
   /** Used when the topic does not exist yet and the service creates it. */
