@@ -99,6 +99,7 @@ export async function openPorts(config: Config): Promise<Ports> {
     ? await (await import('./bus/kafka-bus')).openKafkaBus(config.KAFKA_BROKERS.split(',').map((b) => b.trim()), {
         partitions: config.KAFKA_TOPIC_PARTITIONS,
         replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+        sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       })
     : await openEmbeddedBusOn(path.join(dir, 'bus.sqlite'), events, !config.EVENTSTORE_URL);
   return { events, store, bus };

@@ -22,6 +22,8 @@ const Config = z.object({
   /** Used when the topic does not exist yet and the service creates it. */
   KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(3),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).default(1),
+  /** A consumer that sends no heartbeat for this long leaves its group (within the broker's 6 s to 5 min by default). */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
   /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address (rate limits). */
   TRUST_PROXY: z.string().default('loopback'),
   /** Embedded read store only: a query that would scan a collection (no index serves it) fails instead (tests). */
