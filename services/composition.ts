@@ -84,7 +84,7 @@ export async function openEventStore(config: Config): Promise<EventStore> {
 /** The read-model store the configuration names. */
 export async function openReadStore(config: Config): Promise<ReadStore> {
   return config.MONGO_URL
-    ? (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB)
+    ? (await import('./readstore/mongo-read-store')).openMongoReadStore(config.MONGO_URL, config.MONGO_DB, config.MONGO_TIMEOUT_MS)
     : (await import('./readstore/embedded-read-store')).openEmbeddedReadStore(path.resolve(config.DATA_DIR, 'read-models.sqlite'), {
         requireIndexes: config.READ_STORE_REQUIRE_INDEXES,
       });
@@ -99,6 +99,7 @@ export async function openPorts(config: Config): Promise<Ports> {
     ? await (await import('./bus/kafka-bus')).openKafkaBus(config.KAFKA_BROKERS.split(',').map((b) => b.trim()), {
         partitions: config.KAFKA_TOPIC_PARTITIONS,
         replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+        sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       })
     : await openEmbeddedBusOn(path.join(dir, 'bus.sqlite'), events, !config.EVENTSTORE_URL);
   return { events, store, bus };

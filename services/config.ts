@@ -15,11 +15,15 @@ const Config = z.object({
   EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, 'must be an esdb:// URL').optional(),
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
   MONGO_DB: z.string().default('calendar'),
+  /** Bound of one MongoDB read or write: past it the store counts as unreachable (requests answer 503). */
+  MONGO_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   KAFKA_BROKERS: z.string().min(1).optional(),
   KAFKA_TOPIC: z.string().default('calendar.domain-events'),
   /** Used when the topic does not exist yet and the service creates it. */
   KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(3),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).default(1),
+  /** A consumer that sends no heartbeat for this long leaves its group (within the broker's 6 s to 5 min by default). */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
   /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address (rate limits). */
   TRUST_PROXY: z.string().default('loopback'),
   /** Embedded read store only: a query that would scan a collection (no index serves it) fails instead (tests). */

@@ -17,3 +17,17 @@ export const invalid = (message: string, issues: Array<{ path: string; message: 
   new ApiError(400, 'invalid_request', message, { issues });
 export const versionMismatch = () =>
   new ApiError(412, 'version_mismatch', 'The resource changed since you read it (If-Match did not match)');
+
+/**
+ * A store did not answer (stopped, unreachable, or slower than its bound): adapters throw it so that a request
+ * answers 503 at once rather than hanging or looking like a bug. Workers treat it like any failure: they retry.
+ */
+export class StoreUnavailable extends Error {
+  override name = 'StoreUnavailable';
+  constructor(
+    readonly store: string,
+    reason: string,
+  ) {
+    super(`${store}: ${reason}`);
+  }
+}

@@ -5,6 +5,10 @@
 LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_DIR="$(cd "$LOCAL_DIR/../.." && pwd)"
 CACHE_DIR="$LOCAL_DIR/.cache"
+# What one running instance writes (data, config, logs, pid and port files). The built binary and the resolved jars
+# stay in CACHE_DIR, shared: a second instance side by side (a test's own engines) sets ENGINES_INSTANCE_DIR and
+# other ports.
+INSTANCE_DIR="${ENGINES_INSTANCE_DIR:-$CACHE_DIR}"
 
 log() { printf '%s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }

@@ -10,7 +10,8 @@
 #   infra/local/kafka.sh logs     tail the broker log
 #
 # Environment: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), KAFKA_START_TIMEOUT (90 s),
-# KAFKA_HEAP_OPTS (-Xms256m -Xmx512m), JAVA (java on PATH), MVN (mvn on PATH).
+# KAFKA_HEAP_OPTS (-Xms256m -Xmx512m), JAVA (java on PATH), MVN (mvn on PATH), ENGINES_INSTANCE_DIR (.cache: where
+# data, config, logs and the pid file go).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_lib.sh"
 
@@ -25,9 +26,9 @@ MVN="${MVN:-mvn}"
 
 POM="$LOCAL_DIR/kafka/pom.xml"
 LOG4J="$LOCAL_DIR/kafka/log4j.properties"
-HOME_DIR="$CACHE_DIR/kafka"
-LIB="$HOME_DIR/lib"
+LIB="$CACHE_DIR/kafka/lib"
 LIB_STAMP="$LIB/.resolved"
+HOME_DIR="$INSTANCE_DIR/kafka"
 DATA="$HOME_DIR/data"
 CONF="$HOME_DIR/config"
 LOGS="$HOME_DIR/logs"
@@ -50,7 +51,7 @@ resolve_lib() {
   local t0 tmp
   t0="$(now)"
   log "kafka: resolving org.apache.kafka:kafka_2.13:$KAFKA_VERSION and its runtime dependencies from Maven Central ..."
-  tmp="$HOME_DIR/lib.tmp"
+  tmp="$LIB.tmp"
   rm -rf "$tmp"
   mkdir -p "$tmp"
   if ! "$MVN" -q -B -Dstyle.color=never -f "$POM" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp" >&2; then

@@ -17,7 +17,8 @@
 #   infra/local/mongo-wire.sh build    build the binary only (skipped when up to date)
 #   infra/local/mongo-wire.sh logs     tail the server log
 #
-# Environment: MONGO_PORT (27017), MONGO_START_TIMEOUT (30 s), FERRETDB_LOG_LEVEL (info), GO (go on PATH).
+# Environment: MONGO_PORT (27017), MONGO_START_TIMEOUT (30 s), FERRETDB_LOG_LEVEL (info), GO (go on PATH),
+# ENGINES_INSTANCE_DIR (.cache: where data, the log and the pid file go).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_lib.sh"
 
@@ -33,7 +34,7 @@ SRC="$LOCAL_DIR/ferretdb"
 BIN_DIR="$CACHE_DIR/bin"
 BIN="$BIN_DIR/ferretdb-embedded"
 BIN_STAMP="$BIN.srchash"
-HOME_DIR="$CACHE_DIR/mongo"
+HOME_DIR="$INSTANCE_DIR/mongo"
 DATA="$HOME_DIR/data"
 LOGFILE="$HOME_DIR/ferretdb.log"
 PIDFILE="$HOME_DIR/ferretdb.pid"

@@ -15,6 +15,8 @@ export interface KafkaBusOptions {
   partitions?: number;
   /** Replication factor of a topic created on first use (default 1). */
   replicationFactor?: number;
+  /** A consumer silent this long (no heartbeat) is dropped from its group (default 30 s, kafkajs's). */
+  sessionTimeoutMs?: number;
 }
 
 function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
@@ -27,6 +29,7 @@ function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
 }
 
 export async function openKafkaBus(brokers: string[], options: KafkaBusOptions = {}): Promise<Bus> {
+  const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
   const kafka = new Kafka({ clientId: options.clientId ?? 'calendar', brokers, logLevel: logLevel.ERROR });
   const admin = kafka.admin();
   const producer = kafka.producer({
@@ -50,40 +53,41 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
     return created;
   };
 
-  /**
-   * For a new group starting from the end: the current end offsets of the partitions it has no committed offset for.
-   * Kafka would resolve "latest" only at the consumer's first fetch, after the join, so a message published right
-   * after subscribe could be missed; seeking to offsets taken before the join closes that gap.
-   */
-  const endsWithoutCommit = async (group: string, topic: string): Promise<Map<number, string>> => {
+  /** Partitions of the group that have a committed offset. */
+  const committedPartitions = async (group: string, topic: string): Promise<Set<number>> => {
     const [committed] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-    const hasCommit = new Set(committed?.partitions.filter((p) => p.offset !== '-1').map((p) => p.partition));
-    const ends = await admin.fetchTopicOffsets(topic);
-    return new Map(ends.filter((p) => !hasCommit.has(p.partition)).map((p) => [p.partition, p.offset]));
+    return new Set(committed?.partitions.filter((p) => p.offset !== '-1').map((p) => p.partition));
   };
 
   const consumers = new Set<KafkaConsumer>();
 
   class KafkaConsumer implements BusConsumer {
     lastError: unknown;
+    private consumer: Consumer | null = null;
     private stopping = false;
     private inFlight: Promise<void> = Promise.resolve();
-    private wake: () => void = () => undefined;
+    private readonly wakers = new Set<() => void>();
+    private rejoining: Promise<void> | null = null;
     private stopped?: Promise<void>;
 
     constructor(
-      readonly consumer: Consumer,
+      private readonly join: (wrapper: KafkaConsumer) => Promise<Consumer>,
       private readonly handler: (message: ConsumedMessage) => Promise<void>,
     ) {}
 
-    handle(message: ConsumedMessage, heartbeat: () => Promise<void>): Promise<void> {
+    async start(): Promise<void> {
+      this.consumer = await this.join(this);
+    }
+
+    /** Commits go to the consumer that delivered the message: after a rejoin the old one may still finish one. */
+    handle(consumer: Consumer, message: ConsumedMessage, heartbeat: () => Promise<void>): Promise<void> {
       if (this.stopping) return Promise.resolve(); // not handled, not committed: the group's next consumer gets it
-      const handling = this.handleUntilDone(message, heartbeat);
+      const handling = this.handleUntilDone(consumer, message, heartbeat);
       this.inFlight = handling.catch(() => undefined);
       return handling;
     }
 
-    private async handleUntilDone(message: ConsumedMessage, heartbeat: () => Promise<void>): Promise<void> {
+    private async handleUntilDone(consumer: Consumer, message: ConsumedMessage, heartbeat: () => Promise<void>): Promise<void> {
       for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
         try {
           await this.handler({ ...message, headers: { ...message.headers } });
@@ -91,31 +95,114 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
         } catch (e) {
           this.lastError = e;
         }
-        if (this.stopping) return;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          this.wake = () => (clearTimeout(timer), resolve());
-        });
-        if (this.stopping) return;
+        if (this.stopping || !(await this.pause(delay))) return;
         await heartbeat(); // throws when the group rebalances: kafkajs rejoins, the message stays uncommitted
       }
       this.lastError = undefined;
       const next = (BigInt(message.offset) + 1n).toString();
-      await this.consumer.commitOffsets([{ topic: message.topic, partition: message.partition, offset: next }]);
+      await consumer.commitOffsets([{ topic: message.topic, partition: message.partition, offset: next }]);
+    }
+
+    /** Waits `ms`; false when stopping (stop() cuts the wait short). */
+    private pause(ms: number): Promise<boolean> {
+      return new Promise<boolean>((resolve) => {
+        const wake = () => (clearTimeout(timer), this.wakers.delete(wake), resolve(!this.stopping));
+        const timer = setTimeout(wake, ms);
+        this.wakers.add(wake);
+      });
+    }
+
+    /**
+     * kafkajs gives a consumer up for good on some errors, e.g. after a broker outage the coordinator no longer knows
+     * the member and refuses its commit: a new consumer joins the group in its place (uncommitted messages come again).
+     */
+    died(error: unknown): void {
+      if (this.stopping || this.rejoining) return;
+      this.lastError = error;
+      this.rejoining = (async () => {
+        for (let delay = RETRY_FIRST_MS; await this.pause(delay); delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+          try {
+            this.consumer = await this.join(this);
+            return;
+          } catch (e) {
+            this.lastError = e;
+          }
+        }
+      })().finally(() => (this.rejoining = null));
     }
 
     stop(): Promise<void> {
       // kafkajs drops commits once it is stopping, so the in-flight message is finished and committed first.
       this.stopped ??= (async () => {
         this.stopping = true;
-        this.wake();
+        for (const wake of this.wakers) wake();
         await this.inFlight;
-        await this.consumer.disconnect();
+        await this.rejoining;
+        await this.consumer?.disconnect();
         consumers.delete(this);
       })();
       return this.stopped;
     }
   }
+
+  /**
+   * A consumer of `group` on `topic`, resolved once it joined. Partitions without a committed offset start at
+   * `startAt` when given (a new group starting from the end). kafkajs would resolve "latest" only at the first
+   * fetch after the join, so a message published right after subscribe could be missed; seeking to offsets taken
+   * before closes that gap.
+   */
+  const joinGroup = async (group: string, topic: string, fromBeginning: boolean, startAt: Map<number, string>, wrapper: KafkaConsumer): Promise<Consumer> => {
+    const committed = startAt.size ? await committedPartitions(group, topic) : new Set<number>();
+    // maxWaitTimeInMs bounds the fetch long-poll, which stop() has to wait out (Java's default is 500 ms too).
+    const consumer = kafka.consumer({ groupId: group, allowAutoTopicCreation: false, maxWaitTimeInMs: 500, sessionTimeout, heartbeatInterval: Math.min(3000, sessionTimeout / 3) });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning });
+      // run() can return before the group is joined (a failed join is retried in the background). The listener
+      // runs synchronously within the join, so the seeks apply to the very first fetch.
+      let isJoined = false;
+      const joined = new Promise<void>((resolve, reject) => {
+        const offJoin = consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+          offJoin();
+          isJoined = true;
+          for (const partition of payload.memberAssignment[topic] ?? []) {
+            const offset = startAt.get(partition);
+            if (offset !== undefined && !committed.has(partition)) consumer.seek({ topic, partition, offset });
+          }
+          resolve();
+        });
+        // kafkajs restarts the consumer after some crashes; after the others, one before the join fails this join
+        // and one after it makes a new consumer join in its place.
+        consumer.on(consumer.events.CRASH, ({ payload }) => {
+          if (payload.restart) return;
+          if (isJoined) wrapper.died(payload.error);
+          else reject(payload.error);
+        });
+      });
+      joined.catch(() => undefined); // awaited below; this only keeps an early crash from counting as unhandled
+      await consumer.run({
+        autoCommit: false,
+        eachMessage: ({ topic: t, partition, message, heartbeat }) =>
+          wrapper.handle(
+            consumer,
+            {
+              topic: t,
+              partition,
+              offset: message.offset,
+              key: message.key?.toString() ?? '',
+              value: message.value?.toString() ?? '',
+              headers: decodeHeaders(message.headers),
+            },
+            heartbeat,
+          ),
+      });
+      await joined;
+      return consumer;
+    } catch (e) {
+      await consumer.disconnect().catch(() => undefined);
+      throw e;
+    }
+  };
 
   return {
     async publish(topic, messages) {
@@ -131,50 +218,10 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
     async subscribe(group, topic, handler, subscribeOptions = {}) {
       const fromBeginning = subscribeOptions.fromBeginning ?? false;
       await ensureTopic(topic);
-      const startAt = fromBeginning ? new Map<number, string>() : await endsWithoutCommit(group, topic);
-      // maxWaitTimeInMs bounds the fetch long-poll, which stop() has to wait out (Java's default is 500 ms too).
-      const consumer = kafka.consumer({ groupId: group, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
-      const wrapper = new KafkaConsumer(consumer, handler);
-      try {
-        await consumer.connect();
-        await consumer.subscribe({ topics: [topic], fromBeginning });
-        // run() can return before the group is joined (a failed join is retried in the background). The listener
-        // runs synchronously within the join, so the seeks apply to the very first fetch.
-        const joined = new Promise<void>((resolve, reject) => {
-          const offJoin = consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-            offJoin();
-            offCrash();
-            for (const partition of payload.memberAssignment[topic] ?? []) {
-              const offset = startAt.get(partition);
-              if (offset !== undefined) consumer.seek({ topic, partition, offset });
-            }
-            resolve();
-          });
-          const offCrash = consumer.on(consumer.events.CRASH, ({ payload }) => {
-            if (!payload.restart) (offJoin(), offCrash(), reject(payload.error));
-          });
-        });
-        joined.catch(() => undefined); // awaited below; this only keeps an early crash from counting as unhandled
-        await consumer.run({
-          autoCommit: false,
-          eachMessage: ({ topic: t, partition, message, heartbeat }) =>
-            wrapper.handle(
-              {
-                topic: t,
-                partition,
-                offset: message.offset,
-                key: message.key?.toString() ?? '',
-                value: message.value?.toString() ?? '',
-                headers: decodeHeaders(message.headers),
-              },
-              heartbeat,
-            ),
-        });
-        await joined;
-      } catch (e) {
-        await consumer.disconnect().catch(() => undefined);
-        throw e;
-      }
+      const ends = fromBeginning ? [] : await admin.fetchTopicOffsets(topic);
+      const startAt = new Map(ends.map((p) => [p.partition, p.offset]));
+      const wrapper = new KafkaConsumer((w) => joinGroup(group, topic, fromBeginning, startAt, w), handler);
+      await wrapper.start();
       consumers.add(wrapper);
       return wrapper;
     },

@@ -1,6 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError } from '../errors';
+import { ApiError, StoreUnavailable } from '../errors';
+
+/** How soon a client may try again when a store is unreachable. */
+const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 export const errorBody = (err: ApiError) => ({
   error: { code: err.code, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) },
@@ -17,11 +20,15 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   let api: ApiError;
   if (err instanceof ApiError) api = err;
   else if (isBodyParserError(err)) api = bodyParserError(err);
-  else {
+  else if (err instanceof StoreUnavailable) {
+    log?.warn({ err }, 'store unavailable');
+    api = new ApiError(503, 'store_unavailable', `The service cannot reach ${err.store}; try again shortly`);
+  } else {
     log?.error({ err }, 'unhandled error');
     api = new ApiError(500, 'internal_error', 'Something went wrong on our side');
   }
   if (res.headersSent) return void res.end();
+  if (api.status === 503) res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
   if (req.path.endsWith('/oauth/token')) {
     // OAuth clients read RFC 6749 errors there, whatever went wrong.
     const error = api.status === 401 ? 'invalid_client' : api.status === 429 ? 'rate_limited' : api.status >= 500 ? 'server_error' : 'invalid_request';

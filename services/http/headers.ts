@@ -96,7 +96,7 @@ export const RESPONSE_HEADERS: ResponseHeader[] = [
     description: 'Seconds to wait before retrying',
     schema: { type: 'integer', minimum: 0 },
     required: true,
-    applies: (_op, status) => status === '429',
+    applies: (_op, status) => status === '429' || status === '503',
   },
 ];
 

@@ -8,6 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { projectionHealth, type HealthSources } from '../../projections/health';
 import type { EventStore } from '../eventstore/event-store.port';
 import type { ReadStore } from '../readstore/read-store.port';
+import { withTimeout } from '../timeout';
 import { deliveryQueue, relayHealth, runQueue, type QueueHealth } from './role-health';
 
 /** A refresh slower than this is left out of the scrape (its gauges keep their last values). */
@@ -21,15 +22,6 @@ function processMetrics(): Registry {
     collectDefaultMetrics({ register: processRegistry });
   }
   return processRegistry;
-}
-
-/** `work`, or a rejection naming `what` once `ms` passed without an answer. */
-export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 export class Metrics {

@@ -9,7 +9,7 @@
 import { projectionHealth, readinessProblems, type HealthSources, type ProjectionHealth } from '../../projections/health';
 import type { Bus } from '../bus/bus.port';
 import type { Config } from '../config';
-import { withTimeout } from './metrics';
+import { withTimeout } from '../timeout';
 import { deliveryQueue, relayHealth, runQueue } from './role-health';
 
 export type Role = 'api' | 'projector' | 'relay' | 'dispatcher' | 'automations';

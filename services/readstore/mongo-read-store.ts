@@ -1,9 +1,33 @@
 /**
  * MongoDB read store. Uses only single-document writes, find, countDocuments and createIndex, so it runs on
  * MongoDB and on FerretDB v1 alike (no transactions, change streams or bulk writes).
+ *
+ * Reads and writes are bounded in time: the driver waits without limit on a connection to a server that stopped
+ * answering (paused, partitioned), so each call fails with StoreUnavailable after `timeoutMs` instead. As after any
+ * network failure, a write that failed so may still be applied once the server answers again. Index creation and
+ * drops are left unbounded: they run at start or in a rebuild, and may take long on a big collection.
  */
-import { MongoClient, type Filter as MongoFilter, type OptionalUnlessRequiredId } from 'mongodb';
+import { MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError, type Filter as MongoFilter, type OptionalUnlessRequiredId } from 'mongodb';
+import { StoreUnavailable } from '../errors';
+import { TimeoutError, withTimeout } from '../timeout';
 import type { Collection, Doc, Filter, ReadStore } from './read-store.port';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const STORE = 'the read store';
+
+const unreachable = (e: unknown): e is Error =>
+  e instanceof MongoNetworkError || e instanceof MongoServerSelectionError || e instanceof MongoNotConnectedError ||
+  e instanceof MongoTopologyClosedError;
+
+/** `work` within `ms`; not answering in time, or not reachable at all, is StoreUnavailable. */
+async function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
+  try {
+    return await withTimeout(work, ms, STORE);
+  } catch (e) {
+    if (e instanceof TimeoutError) throw new StoreUnavailable(STORE, `no answer within ${ms} ms`);
+    throw unreachable(e) ? new StoreUnavailable(STORE, e.message) : e;
+  }
+}
 
 const OPERATORS = new Set(['$in', '$gt', '$gte', '$lt', '$lte', '$ne']);
 
@@ -39,7 +63,7 @@ function dbNameFromUrl(url: string): string | undefined {
   return path ? decodeURIComponent(path) : undefined;
 }
 
-export async function openMongoReadStore(url: string, dbName?: string): Promise<ReadStore> {
+export async function openMongoReadStore(url: string, dbName?: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ReadStore> {
   // ignoreUndefined: an undefined field is left out, as JSON.stringify does in the embedded store.
   const client = new MongoClient(url, { ignoreUndefined: true });
   await client.connect();
@@ -52,7 +76,7 @@ export async function openMongoReadStore(url: string, dbName?: string): Promise<
       const current = await c.findOne({ _id: doc._id }, { projection: { _pos: 1 } });
       return current !== null && !(typeof current._pos === 'number' && current._pos < (doc._pos as number));
     };
-    return {
+    const calls: Omit<Collection<T>, 'ensureIndex' | 'drop'> = {
       async get(id) {
         return (await c.findOne({ _id: id })) as T | null;
       },
@@ -101,6 +125,12 @@ export async function openMongoReadStore(url: string, dbName?: string): Promise<
       async deleteMany(filter) {
         return (await c.deleteMany(toMongo(filter))).deletedCount;
       },
+    };
+    const guarded = Object.fromEntries(
+      Object.entries(calls).map(([name, call]) => [name, (...args: unknown[]) => bounded((call as (...a: unknown[]) => Promise<unknown>)(...args), timeoutMs)]),
+    ) as typeof calls;
+    return {
+      ...guarded,
       async ensureIndex(fields, options = {}) {
         if (fields.length === 0) throw new Error(`${name}: an index needs at least one field`);
         await c.createIndex(Object.fromEntries(fields.map((f) => [f, 1 as const])), options.unique ? { unique: true } : {});

@@ -92,13 +92,13 @@ describe('headers, declared where the machinery honours them', () => {
     }
   });
 
-  it('every answer carries RateLimit-* (but 414, refused before counting); 429 Retry-After; 3xx Location; 2xx writes X-Calendar-Position', () => {
+  it('every answer carries RateLimit-* (but 414, refused before counting); 429 and 503 Retry-After; 3xx Location; 2xx writes X-Calendar-Position', () => {
     for (const { label, method, op } of apiOperations()) {
-      expect({ label, has429: '429' in op.responses }).toEqual({ label, has429: true });
+      expect({ label, has429: '429' in op.responses, has503: '503' in op.responses }).toEqual({ label, has429: true, has503: true });
       for (const [status, response] of Object.entries(op.responses as Json)) {
         const names = headerNames(response);
         const expected = status === '414' ? [] : ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-        if (status === '429') expected.push('Retry-After');
+        if (status === '429' || status === '503') expected.push('Retry-After');
         if (status.startsWith('3')) expected.push('Location');
         if (status.startsWith('2') && method !== 'get') expected.push('X-Calendar-Position');
         expect({ label, status, names }).toEqual({ label, status, names: expect.arrayContaining(expected) });
