@@ -1,6 +1,6 @@
 /**
  * A rebuild killed half-way resumes where it stopped, and no write made while it runs is lost. The service runs as a
- * child (the built dist) over a seeded log of 20,000 sealed events; two users keep writing through the API while
+ * child (the built dist) over a seeded log of sealed events; two users keep writing through the API while
  * `schedule` is rebuilt; the process is killed with SIGKILL once the new storage has a checkpoint, and restarted on
  * the same data. The same storage must carry on and switch, and every acknowledged write must be listed after it.
  */
@@ -17,7 +17,8 @@ import { seedLog } from '../bench/scale-seed';
 import { killed, requireBuild, startChild } from '../support/service-child';
 import { request, signUp, type Client } from '../support/service';
 
-const SEEDED = 20_000;
+/** On MongoDB-wire (FerretDB) each projection catches up one write at a time: a smaller log still takes seconds to rebuild. */
+const SEEDED = process.env.MONGO_URL ? 4_000 : 20_000;
 const ADMIN_TOKEN = 'rebuild-crash-admin-token';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const WEEK = Date.UTC(2032, 4, 3);
