@@ -100,13 +100,20 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
       },
       async putIfNewer(doc) {
         if (typeof doc._pos !== 'number') throw new Error(`${name}: putIfNewer needs a numeric _pos`);
-        try {
-          await c.replaceOne({ _id: doc._id, _pos: { $lt: doc._pos } }, doc, { upsert: true });
-          return true;
-        } catch (e) {
-          // No match because the stored document is at or past _pos: the upsert then collides on _id.
-          if (isDuplicateKey(e) && (await storedIsNewer(doc))) return false;
-          throw e;
+        // Insert first, replace only when the id is taken: most documents projections write are new, and on
+        // FerretDB v1 (CI's engine) a conditional write that matches nothing scans the whole collection, which
+        // made a conditional upsert of a new document cost O(collection size).
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await c.insertOne(doc as OptionalUnlessRequiredId<Doc>);
+            return true;
+          } catch (e) {
+            if (!isDuplicateKey(e)) throw e;
+            if ((await c.replaceOne({ _id: doc._id, _pos: { $lt: doc._pos } }, doc)).matchedCount === 1) return true;
+            if (await storedIsNewer(doc)) return false;
+            // Deleted between the two writes, or the duplicate is on another unique index: that one surfaces.
+            if (attempt === 3) throw e;
+          }
         }
       },
       async insertNew(doc) {

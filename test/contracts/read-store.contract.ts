@@ -228,6 +228,13 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       expect(await c.get('a')).toEqual({ _id: 'a', _pos: 11, v: 'newer' });
     });
 
+    it('putIfNewer racing on one new id keeps the newest position', async () => {
+      const c = fresh();
+      const positions = [3, 1, 5, 2, 4];
+      await Promise.all(positions.map((p) => c.putIfNewer({ _id: 'raced', _pos: p, v: `at ${p}` })));
+      expect(await c.get('raced')).toEqual({ _id: 'raced', _pos: 5, v: 'at 5' });
+    });
+
     it('putIfNewer never replaces a stored document that has no position', async () => {
       const c = fresh();
       await c.put({ _id: 'state', v: 1 });
