@@ -151,20 +151,20 @@ async function expectDeliveredOnce(subs: Subscriber[], apiRoot: string, metricsR
 }
 
 describe('webhook deliveries under SIGKILL', () => {
-it('delivers every event once per delivery id after the whole service is killed mid-delivery', async () => {
-  const svc = service();
-  await svc.start('all');
-  const base = `${svc.root('all')}/api/v1`;
-  const subs = await subscribers(base);
-  const held = holdOne(subs, 100);
-  const writing = write(subs, () => undefined);
-  const inFlight = await held;
-  await svc.kill('all');
-  await writing;
+  it('delivers every event once per delivery id after the whole service is killed mid-delivery', async () => {
+    const svc = service();
+    await svc.start('all');
+    const base = `${svc.root('all')}/api/v1`;
+    const subs = await subscribers(base);
+    const held = holdOne(subs, 100);
+    const writing = write(subs, () => undefined);
+    const inFlight = await held;
+    await svc.kill('all');
+    await writing;
 
-  await svc.start('all');
-  await expectDeliveredOnce(subs, svc.root('all'), svc.root('all'), inFlight);
-});
+    await svc.start('all');
+    await expectDeliveredOnce(subs, svc.root('all'), svc.root('all'), inFlight);
+  });
 });
 
 describeOnEngine('mongo', 'webhook deliveries with the relay and then the dispatcher killed mid-work', (mongoUrl) => {
