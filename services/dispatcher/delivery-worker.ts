@@ -8,8 +8,8 @@
  * take only its own share of the slots.
  *
  * Deliveries of one stream (aggregate) to one webhook go in log order: while an earlier one is pending (due, in
- * flight or waiting for its retry), a later one is parked until the earlier one's due time, and released at once
- * when the earlier one is delivered or has failed for good.
+ * flight or waiting for its retry), a later one is parked, and released at once when the earlier one is delivered
+ * or has failed for good.
  */
 import type { Logger } from 'pino';
 import type { Metrics } from '../http/metrics';
@@ -30,8 +30,13 @@ const PAGE = 100;
 const MAX_PAGES = 10;
 /** Beyond the request time-out: how long a claim holds before another worker may take the attempt over. */
 const LEASE_EXTRA_MS = 30_000;
-/** A delivery parked behind an earlier one is looked at again after this at the latest (a release may be lost). */
-const PARK_RECHECK_MS = 5_000;
+/**
+ * A delivery parked behind an earlier one is looked at again after this. The earlier one's end makes it due at once
+ * (release), so this only bounds the wait when that release was lost with its process. Each look costs a query and
+ * a write per parked delivery: with a backlog behind a few streams, looking often kept the worker re-parking instead
+ * of sending (on FerretDB, a few deliveries a second).
+ */
+const PARK_RECHECK_MS = 60_000;
 
 export class DeliveryWorker extends PollingWorker {
   constructor(
@@ -50,6 +55,8 @@ export class DeliveryWorker extends PollingWorker {
   protected async tick(): Promise<void> {
     const now = Date.now();
     const seen = new Set<string>();
+    /** Per webhook and stream, the lowest position of a pending delivery met in this tick: the later ones wait. */
+    const first = new Map<string, number>();
     for (let page = 1; page <= MAX_PAGES && this.free > 0; page++) {
       const due = await this.store.deliveries.find(
         { state: 'pending', nextAttemptMs: { $lte: now } },
@@ -59,12 +66,12 @@ export class DeliveryWorker extends PollingWorker {
         if (this.free <= 0) return;
         if (seen.has(doc._id)) continue;
         seen.add(doc._id);
+        const stream = doc.streamId === undefined || doc.position === undefined ? null : `${doc.webhookId} ${doc.streamId}`;
+        const behind = stream !== null && (first.get(stream) ?? Infinity) < doc.position!;
+        if (stream !== null && !behind) first.set(stream, doc.position!);
         if (!this.mayStart(doc._id, doc.webhookId)) continue;
-        const earlier = await this.store.pendingBeside(doc, '$lt');
-        if (earlier) {
-          // Parked until the earlier one is due again, looked at again at least every PARK_RECHECK_MS.
-          const until = Math.min(earlier.nextAttemptMs ?? 0, Date.now() + PARK_RECHECK_MS);
-          await this.store.claim(doc, { nextAttemptMs: Math.max(until, Date.now() + this.limits.pollMs) });
+        if (behind || (await this.store.pendingBeside(doc, '$lt'))) {
+          await this.store.claim(doc, { nextAttemptMs: Date.now() + PARK_RECHECK_MS });
           continue;
         }
         const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;

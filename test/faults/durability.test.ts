@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../bench/util';
-import { killed, requireBuild, startChild } from '../support/service-child';
+import { killed, projectionsCaughtUp, requireBuild, startChild } from '../support/service-child';
 import { request, type ApiResponse } from '../support/service';
 
 const USERS = 5;
@@ -36,21 +36,7 @@ async function service() {
     children.push(child);
     return child;
   };
-  /**
-   * Until every projection has applied the whole log, as /readyz tells: a write answers 201 once its projections
-   * hold it or after MIN_POSITION_WAIT_MS, and on MongoDB a thousand writes (and the catch-up after a restart) can
-   * take longer; what is tested here is that nothing is lost or doubled, not how soon it shows.
-   */
-  const caughtUp = async () => {
-    for (let tries = 0; ; tries++) {
-      const ready = await request(root, 'GET', '/readyz');
-      const behind = Object.entries(ready.body.projections as Record<string, { lagPositions: number }>).filter(([, p]) => p.lagPositions > 0);
-      if (behind.length === 0) return;
-      if (tries === 360) throw new Error(`projections still behind the log: ${JSON.stringify(Object.fromEntries(behind))}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
-  return { base, start, caughtUp };
+  return { base, start, caughtUp: () => projectionsCaughtUp(root) };
 }
 
 interface User {

@@ -49,3 +49,19 @@ export const killed = (child: ChildProcess) =>
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
+
+/**
+ * Until every projection has applied the whole log, as the /readyz of the process at `root` tells. A fault suite
+ * waits for this before it reads back: a write answers once its projections hold it or after MIN_POSITION_WAIT_MS,
+ * and on FerretDB a burst of writes (or the catch-up after a restart) can take longer; what those suites test is
+ * that nothing is lost or doubled, not how soon it shows.
+ */
+export async function projectionsCaughtUp(root: string): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const ready = (await (await fetch(`${root}/readyz`)).json()) as { projections: Record<string, { lagPositions: number }> };
+    const behind = Object.entries(ready.projections).filter(([, p]) => p.lagPositions > 0);
+    if (behind.length === 0) return;
+    if (tries === 360) throw new Error(`projections still behind the log: ${JSON.stringify(Object.fromEntries(behind))}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
