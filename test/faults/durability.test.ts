@@ -188,5 +188,5 @@ describe('durability under SIGKILL', () => {
       const ids = new Map(list.map((e) => [e.title, e.id]));
       for (const w of mine.filter((x) => x.acked)) expect(ids.get(w.title)).toBe(w.acked!);
     });
-  }, 180_000);
+  }, 600_000); // on MongoDB-wire under a loaded CI machine, a thousand writes and their catch-up take minutes
 });
