@@ -4,8 +4,8 @@
  * killed while that one is in flight, then started again on the same data. Once every event is delivered and the
  * queue is empty: each event in the users' calendars reached its owner's receiver under one delivery id, a repeat
  * (the held one at least) carries the same id and body, and nothing arrived for an event the log does not hold.
- * All roles in one process on the stores the environment names; then, on Kafka and MongoDB, the relay and the
- * dispatcher as their own processes, each killed mid-work in turn.
+ * On the embedded stores, all roles in one process; on Kafka and MongoDB, the relay and the dispatcher as their own
+ * processes, each killed mid-work in turn.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,11 +43,8 @@ afterAll(async () => {
 
 type Role = 'all' | 'api' | 'projector' | 'relay' | 'dispatcher';
 
-/**
- * Processes of one service on one data directory (and one MongoDB database and Kafka topic, named after it), on the
- * stores the environment names unless `engines` gives them.
- */
-function service(engines: Record<string, string> = {}) {
+/** Processes of one service on one data directory (and one MongoDB database and Kafka topic, named after it). */
+function service(engines: { MONGO_URL?: string; KAFKA_BROKERS?: string }) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'deliveries-kill-'));
   dirs.push(dataDir);
   const ports = new Map<Role, number>();
@@ -150,9 +147,9 @@ async function expectDeliveredOnce(subs: Subscriber[], apiRoot: string, metricsR
   expect(again.length).toBeGreaterThanOrEqual(2);
 }
 
-describe('webhook deliveries under SIGKILL', () => {
+describe('webhook deliveries under SIGKILL on the embedded stores', () => {
   it('delivers every event once per delivery id after the whole service is killed mid-delivery', async () => {
-    const svc = service();
+    const svc = service({ MONGO_URL: undefined, KAFKA_BROKERS: undefined });
     await svc.start('all');
     const base = `${svc.root('all')}/api/v1`;
     const subs = await subscribers(base);

@@ -12,7 +12,8 @@ export function requireBuild(): void {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
 }
 
-export async function startChild(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+/** `env` adds to this process's environment; a variable given as undefined is left out (say, to run embedded). */
+export async function startChild(dataDir: string, port: number, env: Record<string, string | undefined> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
