@@ -32,11 +32,10 @@ const MAX_PAGES = 10;
 const LEASE_EXTRA_MS = 30_000;
 /**
  * A delivery parked behind an earlier one is looked at again after this. The earlier one's end makes it due at once
- * (release), so this only bounds the wait when that release was lost with its process. Each look costs a query and
- * a write per parked delivery: with a backlog behind a few streams, looking often kept the worker re-parking instead
- * of sending (on FerretDB, a few deliveries a second).
+ * (release), but an end that comes between the check and the parking misses it: this bounds that wait. Each look
+ * costs a query and a write per parked delivery (within one poll, the later ones of a stream are parked without one).
  */
-const PARK_RECHECK_MS = 60_000;
+const PARK_RECHECK_MS = 5_000;
 
 export class DeliveryWorker extends PollingWorker {
   constructor(
