@@ -4,13 +4,12 @@
  * in flight when the process died is made again with the same X-Calendar-Delivery (receivers dedupe on it). A
  * runner stopped gracefully hands its runs back instead of leaving them leased.
  */
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../bench/util';
-import { killed, requireBuild, startChild } from '../support/service-child';
-import { startReceiver, until, type Receiver } from '../support/receiver';
+import { killed, startChild, useFaultSuite } from '../support/service-child';
+import { until } from '../support/receiver';
 import { request } from '../support/service';
 
 jest.setTimeout(180_000);
@@ -21,17 +20,7 @@ const ENV = {
 };
 const TRIGGERS = 30;
 
-let receiver: Receiver;
-const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  requireBuild();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await Promise.all(children.map(killed));
-  await receiver.close();
-});
+const suite = useFaultSuite();
 
 async function service(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'automations-kill-'));
@@ -39,7 +28,7 @@ async function service(env: Record<string, string> = {}) {
   const base = `http://127.0.0.1:${port}/api/v1`;
   const start = async () => {
     const child = await startChild(dataDir, port, { ...ENV, ...env });
-    children.push(child);
+    suite.children.push(child);
     return child;
   };
   const child = await start();
@@ -97,14 +86,14 @@ it('resumes a run killed while its webhook call was in flight at that call: no s
   const svc = await service();
   const hook = '/crash-in-flight';
   let answer = false;
-  receiver.on(hook, () => (answer ? 200 : () => undefined)); // the first call hangs until the process dies
+  suite.receiver.on(hook, () => (answer ? 200 : () => undefined)); // the first call hangs until the process dies
   const id = await automate(svc.call, [
     { kind: 'send_notification', config: { title: 'Before the call' } },
-    { kind: 'call_webhook', config: { url: receiver.url(hook) } },
+    { kind: 'call_webhook', config: { url: suite.receiver.url(hook) } },
     { kind: 'create_task', config: { title: 'After the call' } },
   ]);
   await completeTask(svc.call, 'Trigger');
-  await until(() => receiver.received(hook).length === 1, 30_000, 'the call in flight');
+  await until(() => suite.receiver.received(hook).length === 1, 30_000, 'the call in flight');
   await killed(svc.child);
   answer = true;
 
@@ -115,7 +104,7 @@ it('resumes a run killed while its webhook call was in flight at that call: no s
   expect(run.steps[1].attempts).toHaveLength(1); // the interrupted attempt was never recorded
   expect(count(await titles(svc.call, 'notifications'), 'Before the call')).toBe(1);
   expect(count(await titles(svc.call, 'tasks'), 'After the call')).toBe(1);
-  const calls = receiver.received(hook);
+  const calls = suite.receiver.received(hook);
   expect(calls).toHaveLength(2);
   expect(calls[1].headers['x-calendar-delivery']).toBe(calls[0].headers['x-calendar-delivery']);
   expect(calls[1].body).toBe(calls[0].body);
@@ -125,15 +114,15 @@ it(`kills the service while ${TRIGGERS} chains run: after the restart each trigg
   const svc = await service();
   const hook = '/crash-burst';
   const slow = (res: import('node:http').ServerResponse) => void setTimeout(() => res.writeHead(200).end('ok'), 300);
-  receiver.on(hook, () => slow);
+  suite.receiver.on(hook, () => slow);
   const id = await automate(svc.call, [
     { kind: 'send_notification', config: { title: 'N {{data.title}}' } },
     { kind: 'create_task', config: { title: 'T {{data.title}}' } },
-    { kind: 'call_webhook', config: { url: receiver.url(hook) } },
+    { kind: 'call_webhook', config: { url: suite.receiver.url(hook) } },
   ]);
   const triggers = Array.from({ length: TRIGGERS }, (_, i) => `job ${i}`);
   await Promise.all(triggers.map((title) => completeTask(svc.call, title)));
-  await until(() => receiver.received(hook).length >= 1, 30_000, 'chains under way');
+  await until(() => suite.receiver.received(hook).length >= 1, 30_000, 'chains under way');
   // Chains are mid-way when the process dies. (Checked before the kill: after the restart their leases may already
   // have run out, on a slow start, and the new process finished them.)
   expect((await allRuns(svc.call, id)).filter((r) => r.status === 'running').length).toBeGreaterThan(0);
@@ -149,7 +138,7 @@ it(`kills the service while ${TRIGGERS} chains run: after the restart each trigg
   }
   expect(notes).toHaveLength(TRIGGERS);
   expect(tasks).toHaveLength(2 * TRIGGERS);
-  const deliveries = new Set(receiver.received(hook).map((r) => r.headers['x-calendar-delivery']));
+  const deliveries = new Set(suite.receiver.received(hook).map((r) => r.headers['x-calendar-delivery']));
   expect(deliveries.size).toBe(TRIGGERS);
 });
 
@@ -158,13 +147,13 @@ it('a runner stopped with SIGTERM hands its runs back between steps: the next pr
   const svc = await service({ WEBHOOK_TIMEOUT_MS: '60000' });
   const hook = '/graceful';
   const slow = (res: import('node:http').ServerResponse) => void setTimeout(() => res.writeHead(200).end('ok'), 500);
-  receiver.on(hook, () => slow);
+  suite.receiver.on(hook, () => slow);
   const id = await automate(svc.call, [
-    { kind: 'call_webhook', config: { url: receiver.url(hook) } },
+    { kind: 'call_webhook', config: { url: suite.receiver.url(hook) } },
     { kind: 'send_notification', config: { title: 'After a graceful stop' } },
   ]);
   await completeTask(svc.call, 'Trigger');
-  await until(() => receiver.received(hook).length === 1, 30_000, 'the call in flight');
+  await until(() => suite.receiver.received(hook).length === 1, 30_000, 'the call in flight');
   const exited = new Promise((resolve) => svc.child.once('exit', resolve));
   svc.child.kill('SIGTERM');
   await exited;
@@ -172,6 +161,6 @@ it('a runner stopped with SIGTERM hands its runs back between steps: the next pr
   await svc.start();
   const [run] = await untilFinished(svc.call, id, 1, 30_000);
   expect(run.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
-  expect(receiver.received(hook)).toHaveLength(1);
+  expect(suite.receiver.received(hook)).toHaveLength(1);
   expect(count(await titles(svc.call, 'notifications'), 'After a graceful stop')).toBe(1);
 });

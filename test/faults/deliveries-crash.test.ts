@@ -8,14 +8,14 @@
  * processes, each killed mid-work in turn.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../bench/util';
 import { describeOnEngine } from '../support/engines';
-import { startReceiver, until, type Received, type Receiver } from '../support/receiver';
-import { killed, projectionsCaughtUp, requireBuild, startChild } from '../support/service-child';
+import { until, type Received } from '../support/receiver';
+import { killed, projectionsCaughtUp, startChild, useFaultSuite } from '../support/service-child';
 import { signUp, type Client } from '../support/service';
 
 // A delivery in flight at the kill is leased for WEBHOOK_TIMEOUT_MS + 30 s before it is made again.
@@ -28,25 +28,14 @@ const ENV = {
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50,50', WRITE_WAITS_FOR_PROJECTION: 'false',
 };
 
-let receiver: Receiver;
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-beforeAll(async () => {
-  requireBuild();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await Promise.all(children.map(killed));
-  await receiver.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const suite = useFaultSuite();
 
 type Role = 'all' | 'api' | 'projector' | 'relay' | 'dispatcher';
 
 /** Processes of one service on one data directory (and one MongoDB database and Kafka topic, named after it). */
 function service(engines: { MONGO_URL?: string; KAFKA_BROKERS?: string }) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'deliveries-kill-'));
-  dirs.push(dataDir);
+  suite.dirs.push(dataDir);
   const ports = new Map<Role, number>();
   const running = new Map<Role, ChildProcess>();
   const start = async (role: Role) => {
@@ -55,7 +44,7 @@ function service(engines: { MONGO_URL?: string; KAFKA_BROKERS?: string }) {
     // A role without HTTP serves /healthz and /metrics on METRICS_PORT.
     const roleEnv: Record<string, string> = role === 'all' ? {} : role === 'api' ? { ROLE: role } : { ROLE: role, METRICS_PORT: String(port) };
     const child = await startChild(dataDir, port, { ...ENV, ...engines, ...roleEnv });
-    children.push(child);
+    suite.children.push(child);
     running.set(role, child);
   };
   const root = (role: Role) => `http://127.0.0.1:${ports.get(role)}`;
@@ -74,7 +63,7 @@ async function subscribers(base: string) {
   return Promise.all(Array.from({ length: USERS }, async (_, n) => {
     const user = await signUp(base);
     const route = `/t${test}/u${n}`;
-    const hook = await user.call('POST', '/webhooks', { name: route, url: receiver.url(route), events: ['event.created'] });
+    const hook = await user.call('POST', '/webhooks', { name: route, url: suite.receiver.url(route), events: ['event.created'] });
     expect(hook.status).toBe(201);
     return { user, route };
   }));
@@ -89,7 +78,7 @@ function holdOne(subs: Subscriber[], at: number): Promise<Received> {
   const held = new Promise<Received>((resolve) => (hold = resolve));
   const slow = (res: ServerResponse) => void setTimeout(() => res.writeHead(200).end('ok'), 20);
   for (const { route } of subs) {
-    receiver.on(route, (r) => {
+    suite.receiver.on(route, (r) => {
       if (++count !== at) return slow;
       hold(r);
       return () => undefined;
@@ -118,7 +107,7 @@ async function eventIds(user: Client): Promise<string[]> {
   return (res.body.events as Array<{ id: string }>).map((e) => e.id).sort();
 }
 
-const deliveredIds = (route: string) => new Set(receiver.received(route).map((r) => r.json.data.id as string));
+const deliveredIds = (route: string) => new Set(suite.receiver.received(route).map((r) => r.json.data.id as string));
 
 async function pendingDeliveries(metricsRoot: string): Promise<number> {
   const text = await (await fetch(`${metricsRoot}/metrics`)).text();
@@ -135,7 +124,7 @@ async function expectDeliveredOnce(subs: Subscriber[], apiRoot: string, metricsR
 
   subs.forEach(({ route }, u) => {
     const byDelivery = new Map<string, Received[]>();
-    for (const r of receiver.received(route)) {
+    for (const r of suite.receiver.received(route)) {
       const id = r.headers['x-calendar-delivery'] as string;
       byDelivery.set(id, [...(byDelivery.get(id) ?? []), r]);
     }
@@ -143,7 +132,7 @@ async function expectDeliveredOnce(subs: Subscriber[], apiRoot: string, metricsR
     // One delivery id per event of this user, and none for anything else.
     expect([...byDelivery.values()].map(([first]) => first.json.data.id).sort()).toEqual(expected[u]);
   });
-  const again = receiver.received(held.path).filter((r) => r.headers['x-calendar-delivery'] === held.headers['x-calendar-delivery']);
+  const again = suite.receiver.received(held.path).filter((r) => r.headers['x-calendar-delivery'] === held.headers['x-calendar-delivery']);
   expect(again.length).toBeGreaterThanOrEqual(2);
 }
 

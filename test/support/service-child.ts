@@ -3,8 +3,9 @@
  * that SIGKILL it and start it again on the same data.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { startReceiver, type Receiver } from './receiver';
 
 export const MAIN = path.resolve(__dirname, '../../dist/services/main.js');
 
@@ -65,4 +66,23 @@ export async function projectionsCaughtUp(root: string): Promise<void> {
     if (tries === 360) throw new Error(`projections still behind the log: ${JSON.stringify(Object.fromEntries(behind))}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * For a fault suite: a local webhook receiver for the file's tests; afterwards every child recorded in `children` is
+ * killed and every directory in `dirs` removed.
+ */
+export function useFaultSuite(): { readonly receiver: Receiver; children: ChildProcess[]; dirs: string[] } {
+  let receiver: Receiver | undefined;
+  const suite = { children: [] as ChildProcess[], dirs: [] as string[], get receiver() { return receiver!; } };
+  beforeAll(async () => {
+    requireBuild();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await Promise.all(suite.children.map(killed));
+    await receiver?.close();
+    for (const dir of suite.dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return suite;
 }
