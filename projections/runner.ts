@@ -143,12 +143,6 @@ class Follower {
     await this.sub?.stop();
     await this.flush();
   }
-
-  async drop(): Promise<void> {
-    for (const logical of Object.keys(this.def.collections)) await this.docs(logical).drop();
-    await this.store.collection(CHECKPOINTS).delete(this.key);
-    await this.deadLetters.drop(this.key);
-  }
 }
 
 export interface ProjectionStatus {
@@ -322,12 +316,8 @@ export class ProjectionRunner {
     this.watermarks.setActive(name, f.key);
     this.watermarks.announce(name, f.position);
     this.log.info({ projection: f.key, position: f.position }, 'projection active');
-    if (old) {
-      await old.stop();
-      await old.drop();
-    } else if (reg.active && reg.active !== f.key) {
-      await this.dropStorage(f.def, reg.active);
-    }
+    await old?.stop();
+    if (reg.active && reg.active !== f.key) await this.dropStorage(f.def, reg.active);
   }
 
   /** Storage no follower of this process runs (an earlier version's, or an abandoned build's). */
