@@ -15,12 +15,6 @@ export function encodeId(id: string): Buffer | string {
   return UUID.test(id) ? Buffer.from(id.replace(/-/g, ''), 'hex') : id;
 }
 
-export function decodeId(stored: Buffer | string): string {
-  if (typeof stored === 'string') return stored;
-  const hex = stored.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 /**
  * An id as SQLite's quote() gives it: X'<32 hex digits>' for one kept as 16 bytes, '<text>' for one kept as text,
  * NULL for none. Reading ids this way costs SQLite a fraction of building the text form in SQL, and no Buffer here.
@@ -82,6 +76,7 @@ export function encodeMetadata(metadata: EventMetadata): StoredMetadata {
   return { columns, extra: Object.keys(extra).length ? JSON.stringify(extra) : null };
 }
 
+/** `columns` as read, ids already made text by unquoteId. */
 export function decodeMetadata(columns: Stored[], extra: string | null): EventMetadata {
   const more = extra ? (JSON.parse(extra) as Record<string, unknown>) : {};
   const out: Record<string, unknown> = {};
@@ -89,7 +84,7 @@ export function decodeMetadata(columns: Stored[], extra: string | null): EventMe
     const stored = columns[i];
     if (stored !== null) {
       const kind = COLUMNS[field];
-      out[field] = kind === 'id' ? decodeId(stored as Buffer | string) : kind === 'instant' ? decodeInstant(stored as number | string) : stored;
+      out[field] = kind === 'instant' ? decodeInstant(stored as number | string) : stored; // ids come unquoted (unquoteId)
     } else if (field in more) {
       out[field] = more[field];
     }
