@@ -31,8 +31,14 @@ export function tasksWriteRoutes(app: AppContext) {
     }
   };
 
-  /** The task as the caller sees it: its owner's stream is where the command goes. */
+  /**
+   * The task as the caller sees it: its owner's stream is where the command goes. The caller's own board is read
+   * first, from the log, so a task just created can be changed at once however far the read models lag; a task on
+   * someone else's board (a shared project) is found through the read model.
+   */
   const locate = async (viewerId: string, taskId: string) => {
+    const own = (await commands.state(viewerId)).tasks.get(taskId);
+    if (own) return own;
     const task = await lookupCaughtUp(app, () => visibleTask(app.readModels, viewerId, taskId));
     if (!task) throw notFound('Task');
     return task;
