@@ -31,11 +31,14 @@ const MAX_PAGES = 10;
 /** Beyond the request time-out: how long a claim holds before another worker may take the attempt over. */
 const LEASE_EXTRA_MS = 30_000;
 /**
- * A delivery parked behind an earlier one is looked at again after this. The earlier one's end makes it due at once
- * (release), but an end that comes between the check and the parking misses it: this bounds that wait. Each look
- * costs a query and a write per parked delivery (within one poll, the later ones of a stream are parked without one).
+ * A delivery parked right behind an earlier one is looked at again after this. The earlier one's end makes it due
+ * at once (release), but an end that comes between the check and the parking misses it: this bounds that wait.
+ * Deliveries further back in the same poll can miss no release (the one before them is not under way), so the
+ * k-th one waits k times as long, up to PARK_RECHECK_MAX_MS: a long queue costs a few writes per minute, not one
+ * per delivery every few seconds.
  */
 const PARK_RECHECK_MS = 5_000;
+const PARK_RECHECK_MAX_MS = 60_000;
 
 export class DeliveryWorker extends PollingWorker {
   constructor(
@@ -54,8 +57,9 @@ export class DeliveryWorker extends PollingWorker {
   protected async tick(): Promise<void> {
     const now = Date.now();
     const seen = new Set<string>();
-    /** Per webhook and stream, the lowest position of a pending delivery met in this tick: the later ones wait. */
-    const first = new Map<string, number>();
+    /** Per webhook and stream, the lowest position of a pending delivery met in this tick (the later ones wait) and
+     * how many were met. */
+    const first = new Map<string, { position: number; met: number }>();
     for (let page = 1; page <= MAX_PAGES && this.free > 0; page++) {
       const due = await this.store.deliveries.find(
         { state: 'pending', nextAttemptMs: { $lte: now } },
@@ -66,23 +70,39 @@ export class DeliveryWorker extends PollingWorker {
         if (seen.has(doc._id)) continue;
         seen.add(doc._id);
         const stream = doc.streamId === undefined || doc.position === undefined ? null : `${doc.webhookId} ${doc.streamId}`;
-        const behind = stream !== null && (first.get(stream) ?? Infinity) < doc.position!;
-        if (stream !== null && !behind) first.set(stream, doc.position!);
+        const earlier = stream === null ? undefined : first.get(stream);
+        const behind = earlier !== undefined && earlier.position < doc.position!;
+        if (earlier) {
+          earlier.met++;
+          if (!behind) earlier.position = doc.position!;
+        } else if (stream !== null) first.set(stream, { position: doc.position!, met: 1 });
         if (!this.mayStart(doc._id, doc.webhookId)) continue;
         if (behind || (await this.store.pendingBeside(doc, '$lt'))) {
-          await this.store.claim(doc, { nextAttemptMs: Date.now() + PARK_RECHECK_MS });
+          if (!this.mayStart(doc._id, doc.webhookId)) continue; // released and under way meanwhile
+          const wait = Math.min(PARK_RECHECK_MS * (behind ? earlier.met - 1 : 1), PARK_RECHECK_MAX_MS);
+          await this.store.claim(doc, { nextAttemptMs: Date.now() + wait });
           continue;
         }
-        const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;
-        const claimed = await this.store.claim(doc, { nextAttemptMs: leasedUntil, leasedUntil });
-        if (claimed) {
-          this.launch(claimed._id, claimed.webhookId, this.attempt(claimed).catch((err) => {
-            this.log.warn({ err, delivery: claimed._id }, 'webhook attempt not recorded; its lease will expire');
-          }));
-        }
+        this.send(doc);
       }
       if (due.length < PAGE * page) return;
     }
+  }
+
+  /**
+   * Leases the attempt and makes it, in the background. Its slot is taken before the lease is written, so no other
+   * path of this worker claims the same delivery meanwhile (a compare-and-set alone is not enough on every
+   * MongoDB-wire server). When someone wrote the delivery since `doc` was read, `lost` runs instead.
+   */
+  private send(doc: DeliveryDoc, lost?: () => Promise<unknown>): void {
+    const leasedUntil = Date.now() + this.options.timeoutMs + LEASE_EXTRA_MS;
+    this.launch(doc._id, doc.webhookId, (async () => {
+      const claimed = await this.store.claim(doc, { nextAttemptMs: leasedUntil, leasedUntil });
+      if (claimed) await this.attempt(claimed);
+      else await lost?.();
+    })().catch((err) => {
+      this.log.warn({ err, delivery: doc._id }, 'webhook attempt not recorded; its lease will expire');
+    }));
   }
 
   private async attempt(doc: DeliveryDoc): Promise<void> {
@@ -109,13 +129,18 @@ export class DeliveryWorker extends PollingWorker {
     if (recorded.state !== 'pending') await this.release(recorded);
   }
 
-  /** Makes the next delivery of the same stream and webhook due at once, now that this one is done. */
+  /**
+   * Now that this one is done, the next delivery of the same stream and webhook goes: sent from here when a slot is
+   * free, else made due at once for the next poll.
+   */
   private async release(doc: DeliveryDoc): Promise<void> {
     const next = await this.store.pendingBeside(doc, '$gt');
     if (!next) return;
+    const waiting = (d: DeliveryDoc) => d.state === 'pending' && d.leasedUntil === null && d.attempts.length === d.roundStart;
     // Retried on a concurrent write: a poll parking it at the same moment must not win over this.
-    await this.store.updateDelivery(next._id, (d) =>
-      d.state === 'pending' && d.leasedUntil === null && d.attempts.length === d.roundStart ? { nextAttemptMs: Date.now() } : null);
+    const due = () => this.store.updateDelivery(next._id, (d) => (waiting(d) ? { nextAttemptMs: Date.now() } : null));
+    if (waiting(next) && this.free > 0 && this.mayStart(next._id, next.webhookId)) this.send(next, due);
+    else await due();
   }
 
   private outcome(doc: DeliveryDoc, at: string, r: AttemptResult): Partial<DeliveryDoc> {
