@@ -22,7 +22,7 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   else if (isBodyParserError(err)) api = bodyParserError(err);
   else if (err instanceof StoreUnavailable) {
     log?.warn({ err }, 'store unavailable');
-    api = new ApiError(503, 'store_unavailable', `The service cannot reach ${err.store}; try again shortly`);
+    api = new ApiError(503, 'store_unavailable', `The service cannot use ${err.store} right now; try again shortly`);
   } else {
     log?.error({ err }, 'unhandled error');
     api = new ApiError(500, 'internal_error', 'Something went wrong on our side');

@@ -31,7 +31,7 @@ const COMMON_FAILURES: Record<string, string> = {
   403: 'Not allowed with this credential (`insufficient_scope`, `session_required`)',
   414: 'URL longer than 8 KB (`uri_too_long`)',
   429: 'Too many requests (`rate_limited`)',
-  503: 'A store the service needs cannot be reached (`store_unavailable`); retry after `Retry-After`',
+  503: 'A store the service needs cannot be reached or is too busy (`store_unavailable`); retry after `Retry-After`',
   default: 'Error',
 };
 const BODY_FAILURES: Record<string, string> = {

@@ -7,7 +7,7 @@
  * network failure, a write that failed so may still be applied once the server answers again. Index creation and
  * drops are left unbounded: they run at start or in a rebuild, and may take long on a big collection.
  */
-import { MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError, type Filter as MongoFilter, type OptionalUnlessRequiredId } from 'mongodb';
+import { MongoClient, MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError, type Filter as MongoFilter, type OptionalUnlessRequiredId } from 'mongodb';
 import { StoreUnavailable } from '../errors';
 import { TimeoutError, withTimeout } from '../timeout';
 import type { Collection, Doc, Filter, ReadStore } from './read-store.port';
@@ -15,17 +15,22 @@ import type { Collection, Doc, Filter, ReadStore } from './read-store.port';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const STORE = 'the read store';
 
-const unreachable = (e: unknown): e is Error =>
+/**
+ * Failures that say nothing about the request, only that the store cannot take it now: not reachable, or busy
+ * (FerretDB on SQLite refuses a write with SQLITE_BUSY when many arrive at once; a write the server marks retryable).
+ */
+export const unavailable = (e: unknown): e is Error =>
   e instanceof MongoNetworkError || e instanceof MongoServerSelectionError || e instanceof MongoNotConnectedError ||
-  e instanceof MongoTopologyClosedError;
+  e instanceof MongoTopologyClosedError ||
+  (e instanceof MongoServerError && (e.hasErrorLabel('RetryableWriteError') || /SQLITE_BUSY|database is locked/.test(e.message)));
 
-/** `work` within `ms`; not answering in time, or not reachable at all, is StoreUnavailable. */
+/** `work` within `ms`; not answering in time, or unavailable, is StoreUnavailable. */
 async function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
   try {
     return await withTimeout(work, ms, STORE);
   } catch (e) {
     if (e instanceof TimeoutError) throw new StoreUnavailable(STORE, `no answer within ${ms} ms`);
-    throw unreachable(e) ? new StoreUnavailable(STORE, e.message) : e;
+    throw unavailable(e) ? new StoreUnavailable(STORE, e.message) : e;
   }
 }
 
