@@ -22,8 +22,21 @@ function isoYear(year: number, era: string): string {
   return `${iso < 0 ? '-' : '+'}${String(Math.abs(iso)).padStart(6, '0')}`;
 }
 
-/** The wall clock at `epochMs` in `timeZone`, as `YYYY-MM-DDTHH:mm:ss`, and the zone's UTC offset in minutes. */
+/**
+ * The wall clock at `epochMs` in `timeZone`, as `YYYY-MM-DDTHH:mm:ss`, and the zone's UTC offset in minutes. From the
+ * memoized offset (projections ask for many instants of one zone); by Intl alone at the ends of the Date range.
+ */
 export function wallClock(epochMs: number, timeZone: string): { local: string; offsetMinutes: number } {
+  if (Math.abs(epochMs) <= MAX_DATE_MS) {
+    const offset = offsetMs(epochMs, timeZone);
+    const iso = new Date(epochMs + offset).toISOString(); // years beyond 0000-9999 come signed, six digits, as ISO says
+    return { local: iso.slice(0, iso.length - 5), offsetMinutes: Math.round(offset / 60_000) };
+  }
+  return wallClockByIntl(epochMs, timeZone);
+}
+
+/** The wall clock read from Intl for this one instant (what the memoized wallClock must agree with). */
+export function wallClockByIntl(epochMs: number, timeZone: string): { local: string; offsetMinutes: number } {
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(epochMs)).map((p) => [p.type, p.value]));
   const local = `${isoYear(Number(parts.year), parts.era)}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
   const wholeSeconds = Math.floor(epochMs / 1000) * 1000;

@@ -4,6 +4,7 @@
  */
 import { epochAt, isoWeekday, localDate, localDays, localMinute } from '../../services/time/local-time';
 import { DEFAULT_WORKING_HOURS, localHoursIn } from '../../services/availability/weekly-hours';
+import { wallClock, wallClockByIntl } from '../../services/time/zone';
 
 const at = (iso: string) => Date.parse(iso);
 const HOUR = 3_600_000;
@@ -78,5 +79,27 @@ describe('working hours keep their local times across a change', () => {
     ['Australia/Sydney', '2026-10-01T14:00:00Z', '2026-10-05T13:00:00Z', ['2026-10-01T23:00:00.000Z/2026-10-02T07:00:00.000Z', '2026-10-04T22:00:00.000Z/2026-10-05T06:00:00.000Z']],
   ])('%s', (zone, from, to, expected) => {
     expect(show(zone, from, to)).toEqual(expected);
+  });
+});
+
+describe('the memoized wall clock agrees with Intl', () => {
+  const zones = [
+    'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Africa/Casablanca', 'Europe/Dublin',
+    'Pacific/Apia', 'America/St_Johns', 'Europe/Amsterdam', 'Antarctica/Troll', 'UTC',
+  ];
+  it.each(zones)('%s: 3,000 instants from year 1800 to 2100, plus every hour around the 2026 changes', (zone) => {
+    let seed = 42;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const from = Date.UTC(1800, 0, 1);
+    const to = Date.UTC(2100, 0, 1);
+    const instants = Array.from({ length: 3_000 }, () => Math.floor(from + next() * (to - from)));
+    for (let h = 0; h < 24 * 366; h += 1) instants.push(Date.UTC(2026, 0, 1) + h * HOUR + 59_999);
+    for (const t of instants) expect([t, wallClock(t, zone)]).toEqual([t, wallClockByIntl(t, zone)]);
+  });
+
+  it('also at both ends of the Date range and past year 9999', () => {
+    for (const t of [Date.UTC(10_000, 0, 1), Date.UTC(-1, 5, 1), 8.64e15 - 1, -8.64e15 + 1]) {
+      expect(wallClock(t, 'Asia/Tokyo')).toEqual(wallClockByIntl(t, 'Asia/Tokyo'));
+    }
   });
 });
