@@ -68,11 +68,28 @@ function dbNameFromUrl(url: string): string | undefined {
   return path ? decodeURIComponent(path) : undefined;
 }
 
+/**
+ * Runs the work given for one key one after another. The conditional writes of one document from this process go
+ * through it: MongoDB makes each of them atomic anyway, but FerretDB 1.x (CI's engine) reads and then replaces
+ * without a transaction, so two concurrent `_pos` guards could both pass there (FerretDB issue 3040).
+ */
+function oneAtATime() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <R>(key: string, work: () => Promise<R>): Promise<R> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(work);
+    const tail = run.catch(() => undefined);
+    tails.set(key, tail);
+    void tail.then(() => tails.get(key) === tail && tails.delete(key));
+    return run;
+  };
+}
+
 export async function openMongoReadStore(url: string, dbName?: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ReadStore> {
   // ignoreUndefined: an undefined field is left out, as JSON.stringify does in the embedded store.
   const client = new MongoClient(url, { ignoreUndefined: true });
   await client.connect();
   const db = client.db(dbName ?? dbNameFromUrl(url) ?? 'calendar');
+  const perDocument = oneAtATime();
 
   function collection<T extends Doc = Doc>(name: string): Collection<T> {
     const c = db.collection<Doc>(name);
@@ -80,6 +97,25 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
     const storedIsNewer = async (doc: Doc) => {
       const current = await c.findOne({ _id: doc._id }, { projection: { _pos: 1 } });
       return current !== null && !(typeof current._pos === 'number' && current._pos < (doc._pos as number));
+    };
+    /**
+     * Insert first, replace only when the id is taken: most documents projections write are new, and on FerretDB v1
+     * (CI's engine) a conditional write that matches nothing scans the whole collection, which made a conditional
+     * upsert of a new document cost O(collection size).
+     */
+    const insertOrReplaceOlder = async (doc: Doc): Promise<boolean> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await c.insertOne(doc as OptionalUnlessRequiredId<Doc>);
+          return true;
+        } catch (e) {
+          if (!isDuplicateKey(e)) throw e;
+          if ((await c.replaceOne({ _id: doc._id, _pos: { $lt: doc._pos } }, doc)).matchedCount === 1) return true;
+          if (await storedIsNewer(doc)) return false;
+          // Deleted between the two writes, or the duplicate is on another unique index: that one surfaces.
+          if (attempt === 3) throw e;
+        }
+      }
     };
     const calls: Omit<Collection<T>, 'ensureIndex' | 'drop'> = {
       async get(id) {
@@ -105,21 +141,7 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
       },
       async putIfNewer(doc) {
         if (typeof doc._pos !== 'number') throw new Error(`${name}: putIfNewer needs a numeric _pos`);
-        // Insert first, replace only when the id is taken: most documents projections write are new, and on
-        // FerretDB v1 (CI's engine) a conditional write that matches nothing scans the whole collection, which
-        // made a conditional upsert of a new document cost O(collection size).
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await c.insertOne(doc as OptionalUnlessRequiredId<Doc>);
-            return true;
-          } catch (e) {
-            if (!isDuplicateKey(e)) throw e;
-            if ((await c.replaceOne({ _id: doc._id, _pos: { $lt: doc._pos } }, doc)).matchedCount === 1) return true;
-            if (await storedIsNewer(doc)) return false;
-            // Deleted between the two writes, or the duplicate is on another unique index: that one surfaces.
-            if (attempt === 3) throw e;
-          }
-        }
+        return perDocument(`${name}\u0000${doc._id}`, () => insertOrReplaceOlder(doc));
       },
       async insertNew(doc) {
         try {

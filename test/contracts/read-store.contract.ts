@@ -235,6 +235,17 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       expect(await c.get('raced')).toEqual({ _id: 'raced', _pos: 5, v: 'at 5' });
     });
 
+    it('putIfNewer is a compare-and-set: of concurrent writes of the same next position, exactly one wins', async () => {
+      const c = fresh();
+      for (let round = 0; round < 20; round++) {
+        const id = `claimed-${round}`;
+        await c.putIfNewer({ _id: id, _pos: 1, by: null });
+        const won = await Promise.all(['a', 'b', 'c'].map((by) => c.putIfNewer({ _id: id, _pos: 2, by })));
+        expect(won.filter(Boolean)).toHaveLength(1);
+        expect((await c.get(id))?.by).toBe(['a', 'b', 'c'][won.indexOf(true)]);
+      }
+    });
+
     it('putIfNewer never replaces a stored document that has no position', async () => {
       const c = fresh();
       await c.put({ _id: 'state', v: 1 });
