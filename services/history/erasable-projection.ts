@@ -35,7 +35,10 @@ function stampOf(e: RecordedEvent): Stamp | null {
 
 /** The projection's collections, writing every document with the stamp of the event being applied. */
 function stamping(docs: ProjectionDocs, stamp: Stamp): ProjectionDocs {
-  const withStamp = <T extends Doc>(doc: T): T => (Object.isFrozen(doc) ? { ...doc, ...stamp } : Object.assign(doc, stamp));
+  // A copy either way, built fast: on Node 20, fields added to a copy made by a spread cost about 1 µs each, while
+  // replacing fields it has, or listing new ones before the spread, costs almost nothing.
+  const withStamp = <T extends Doc>(doc: T): T =>
+    ('_owner' in doc || '_author' in doc ? { ...doc, ...stamp } : { _owner: stamp._owner, _author: stamp._author, ...doc });
   return <T extends Doc = Doc>(logical: string): Collection<T> => {
     const c = docs<T>(logical);
     return {
