@@ -29,7 +29,7 @@ export function eventTime(data: unknown): EventTime | null {
   } catch {
     endBoundMs = OPEN_END;
   }
-  return { ...parsed.data, startMs, endBoundMs };
+  return { startMs, endBoundMs, ...parsed.data }; // new fields first: see eventDoc in schedule.projection.ts
 }
 
 /** The fields a block document keeps to expand its occurrences later. */
