@@ -71,7 +71,7 @@ export async function openEmbeddedBus(file: string): Promise<EmbeddedBus> {
     nextSeq: db.prepare('SELECT next_seq FROM topics WHERE topic = ?').pluck(),
     setNextSeq: db.prepare('INSERT INTO topics (topic, next_seq) VALUES (?, ?) ON CONFLICT (topic) DO UPDATE SET next_seq = excluded.next_seq'),
     append: db.prepare('INSERT INTO messages (topic, seq, key, value, headers) VALUES (?, ?, ?, ?, ?)'),
-    read: db.prepare('SELECT seq, key, value, headers FROM messages WHERE topic = ? AND seq >= ? ORDER BY seq LIMIT ?'),
+    read: db.prepare(`SELECT seq, key, value, headers FROM messages WHERE topic = ? AND seq >= ? ORDER BY seq LIMIT ${BATCH}`),
     oldest: db.prepare('SELECT min(seq) FROM messages WHERE topic = ?').pluck(),
     committed: db.prepare('SELECT next_seq FROM group_offsets WHERE grp = ? AND topic = ?').pluck(),
     start: db.prepare('INSERT OR IGNORE INTO group_offsets (grp, topic, next_seq) VALUES (?, ?, ?)'),
@@ -178,7 +178,7 @@ export async function openEmbeddedBus(file: string): Promise<EmbeddedBus> {
       if ((owners.get(this.slot) ?? this) !== this) return this.sleep(POLL_MS, true);
       owners.set(this.slot, this);
       const from = sql.committed.get(this.group, this.topic) as number;
-      const rows = sql.read.all(this.topic, from, BATCH) as Row[];
+      const rows = sql.read.all(this.topic, from) as Row[];
       if (rows.length === 0) return this.sleep(POLL_MS, true);
       let next = from;
       try {

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { checkpointInBackground } from '../sqlite/background-checkpoint';
+import { limitedStatements } from '../sqlite/limited';
 import { openSqliteFile, reclaimingFreePages, tableExists } from '../sqlite/sqlite-file';
 import {
   AppendResult,
@@ -56,6 +57,8 @@ FROM log l JOIN streams s ON s.id = l.stream JOIN event_types t ON t.id = l.type
 /** Live subscribers poll this often too, so commits by another process on the same file are seen. */
 const POLL_MS = 200;
 const PAGE = 500;
+/** Streams whose last revision is remembered (streamHeads): the most recently written or read ones. */
+const HEADS_LIMIT = 20_000;
 /** Rows copied per step when a file of the earlier layout (one `events` table of text) is migrated. */
 const MIGRATE_CHUNK = 5000;
 
@@ -122,9 +125,13 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     typeByName: db.prepare('SELECT id FROM event_types WHERE name = ?').pluck(),
     lastRevision: db.prepare('SELECT max(revision) FROM log WHERE stream = ?').pluck(),
     byEventId: db.prepare('SELECT s.name AS stream, l.revision, l.position FROM log l JOIN streams s ON s.id = l.stream WHERE l.event_id = ?'),
-    streamFrom: db.prepare(`${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision LIMIT ?`),
-    allAfter: db.prepare(`${SELECT} WHERE l.position > ? ORDER BY l.position LIMIT ?`),
-    windowEnd: db.prepare('SELECT max(position) FROM (SELECT position FROM log WHERE position > ? ORDER BY position LIMIT ?)').pluck(),
+    streamFrom: limitedStatements(db, (limit) => `${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision${limit}`),
+    allAfter: limitedStatements(db, (limit) => `${SELECT} WHERE l.position > ? ORDER BY l.position${limit}`),
+    windowEnd: limitedStatements(
+      db,
+      (limit) => `SELECT max(position) FROM (SELECT position FROM log WHERE position > ? ORDER BY position${limit})`,
+      (s) => s.pluck(),
+    ),
     ofTypesIn: db.prepare(`${SELECT} WHERE l.position > ? AND l.position <= ? AND l.type IN (SELECT value FROM json_each(?)) ORDER BY l.position`),
     head: db.prepare('SELECT coalesce(max(position), 0) FROM log').pluck(),
   };
@@ -173,6 +180,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
 
   migrate(db, insert);
   db.exec(VIEW);
+  const heads = streamHeads(db);
   const stopCheckpoints = await checkpointInBackground(file);
 
   /** Checks and writes one append; throws before writing anything when it must fail. */
@@ -233,8 +241,10 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     if (outcomes.some((o) => !o.ok)) loadTypes();
     batch.forEach((p, i) => {
       const o = outcomes[i];
-      if (o.ok) p.resolve(o.result);
-      else p.reject(o.error);
+      if (o.ok) {
+        heads.note(p.streamId, o.result.revision);
+        p.resolve(o.result);
+      } else p.reject(o.error);
     });
     if (outcomes.some((o) => o.ok)) for (const wake of wakers) wake();
   }
@@ -262,7 +272,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     const run = async (): Promise<void> => {
       let cursor = after;
       while (!stopping.signal.aborted) {
-        const rows = sql.allAfter.all(cursor, PAGE) as Row[];
+        const rows = sql.allAfter(PAGE).all(cursor) as Row[];
         for (const row of rows) {
           if (stopping.signal.aborted) return;
           await handler(toRecorded(row));
@@ -300,15 +310,18 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       });
     },
     async readStream(streamId, fromRevision = 0, limit = -1) {
+      if (heads.before(streamId, fromRevision)) return [];
       const stream = sql.streamId.get(streamId) as number | undefined;
-      return stream === undefined ? [] : (sql.streamFrom.all(stream, fromRevision, limit) as Row[]).map(toRecorded);
+      const rows = stream === undefined ? [] : (sql.streamFrom(limit).all(stream, fromRevision) as Row[]);
+      if (limit < 0 || rows.length < limit) heads.note(streamId, rows.length ? rows[rows.length - 1].revision : fromRevision - 1);
+      return rows.map(toRecorded);
     },
     async readAll(after, limit) {
-      return (sql.allAfter.all(after, limit) as Row[]).map(toRecorded);
+      return (sql.allAfter(limit).all(after) as Row[]).map(toRecorded);
     },
     // Rows of other types are skipped inside SQLite, never parsed here.
     async readAllOf(after, limit, types) {
-      const reached = (sql.windowEnd.get(after, limit) as number | null) ?? after;
+      const reached = (sql.windowEnd(limit).get(after) as number | null) ?? after;
       const ids = [...types].map((name) => typeIds.get(name) ?? (sql.typeByName.get(name) as number | undefined)).filter((id) => id !== undefined);
       const rows = reached > after && ids.length ? (sql.ofTypesIn.all(after, reached, JSON.stringify(ids)) as Row[]) : [];
       return { events: rows.map(toRecorded), reached };
@@ -326,6 +339,35 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       flush();
       await stopCheckpoints();
       db.close();
+    },
+  };
+}
+
+/**
+ * The last revision of recently appended or read streams, so that reading a stream from past its end (a command
+ * handler refreshing a cached state: most reads) answers without a query. What is noted is an upper bound of the
+ * stream's last revision; it holds while no other connection commits (PRAGMA data_version, checked on each use).
+ */
+function streamHeads(db: Database.Database) {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seen = dataVersion.get();
+  const last = new Map<string, number>();
+  return {
+    /** True when the stream surely ends before `revision`. */
+    before(streamId: string, revision: number): boolean {
+      const version = dataVersion.get();
+      if (version !== seen) {
+        seen = version;
+        last.clear();
+        return false;
+      }
+      const head = last.get(streamId);
+      return head !== undefined && head < revision;
+    },
+    note(streamId: string, revision: number): void {
+      last.delete(streamId);
+      last.set(streamId, revision);
+      if (last.size > HEADS_LIMIT) last.delete(last.keys().next().value as string);
     },
   };
 }

@@ -36,6 +36,26 @@ describe('embedded SQLite event store', () => {
     }
   });
 
+  it('reads past what it remembers of a stream once another process on the same file appended to it', async () => {
+    const file = freshFile();
+    const [api, other] = [await openSqliteEventStore(file), await openSqliteEventStore(file)];
+    try {
+      const [s, fresh] = [newStream(), newStream()];
+      await api.append(s, [newEvent('a')], 'no_stream');
+      expect(await api.readStream(s, 1)).toEqual([]); // remembered: s ends at revision 0
+      expect(await api.readStream(fresh)).toEqual([]); // remembered: fresh holds nothing
+      await other.append(s, [newEvent('b')], 0);
+      await other.append(fresh, [newEvent('c')], 'no_stream');
+      expect((await api.readStream(s, 1)).map((e) => e.type)).toEqual(['b']);
+      expect((await api.readStream(fresh)).map((e) => e.type)).toEqual(['c']);
+      await api.append(s, [newEvent('d')], 1);
+      expect((await other.readStream(s, 2)).map((e) => e.type)).toEqual(['d']);
+    } finally {
+      await api.close();
+      await other.close();
+    }
+  });
+
   it('keeps events and positions across close and reopen', async () => {
     const file = freshFile();
     const s = newStream();
