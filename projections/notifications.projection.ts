@@ -45,7 +45,8 @@ async function invite(docs: ProjectionDocs, e: RecordedEvent): Promise<void> {
     ? [...new Set(event.attendees.map((a) => a.userId).filter((id): id is string => !!id && id !== event.createdBy))]
     : [];
   for (const userId of now) if (!before.has(userId)) await notify(docs, e, userId, invitationContent(event));
-  await invitees.putIfNewer({ _id: event.id, _pos: e.position, userIds: now });
+  // No document is no one invited: most events invite no other user, and then nothing is written.
+  if (stored || now.length) await invitees.putIfNewer({ _id: event.id, _pos: e.position, userIds: now });
 }
 
 export const notificationsProjection = projection({

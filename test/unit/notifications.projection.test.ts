@@ -39,6 +39,34 @@ describe('notifications projection', () => {
     await expect(devicesProjection.apply(recorded('device.registered', data), docs)).resolves.toBeUndefined();
   });
 
+  it('invites each newly invited user once: an event inviting no one writes nothing, removed and invited again is invited again', async () => {
+    const GUEST = '22222222-2222-4222-8222-222222222222';
+    const version = (attendees: string[], status = 'confirmed') => ({
+      id: `event-${position}`, status, createdBy: HOST, title: 'Review',
+      attendees: attendees.map((userId) => ({ email: `${userId}@example.com`, name: null, userId, response: 'needs_action' })),
+    });
+    const alone = recorded('event.created', version([HOST]));
+    await notificationsProjection.apply(alone, docs);
+    expect(await docs('invitees').get((alone.data as { id: string }).id)).toBeNull();
+
+    const id = `event-${position}`;
+    const apply = async (attendees: string[], type = 'event.updated') => {
+      const e = recorded(type, { ...version(attendees), id });
+      await notificationsProjection.apply(e, docs);
+      return e;
+    };
+    const created = await apply([], 'event.created');
+    expect(await docs('invitees').get(id)).toBeNull();
+    const invited = await apply([HOST, GUEST]);
+    await apply([HOST, GUEST]); // still invited: no second notification
+    await apply([HOST]);
+    expect(await docs('invitees').get(id)).toMatchObject({ userIds: [] });
+    const again = await apply([GUEST]);
+    const made = await docs('notifications').find({ userId: GUEST });
+    expect(made.map((n) => n.sourceEventId).sort()).toEqual([invited.id, again.id].sort());
+    expect(made.map((n) => n.sourceEventId)).not.toContain(created.id);
+  });
+
   it('a replayed event writes the same notification once', async () => {
     const event = recorded('booking.created', bookingPayload(HOST));
     await notificationsProjection.apply(event, docs);
