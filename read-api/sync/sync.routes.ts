@@ -43,7 +43,7 @@ export function syncRoutes(app: AppContext) {
         head = Buffer.from(JSON.stringify(body).slice(0, -1)); // without its closing brace
         cache.set(key, version, head);
       }
-      return { status: 200, json: Buffer.concat([head, Buffer.from(`,"serverTime":"${new Date().toISOString()}"}`)]) };
+      return { status: 200, json: [head, Buffer.from(`,"serverTime":"${new Date().toISOString()}"}`)] };
     }),
   ];
 }

@@ -23,8 +23,8 @@ import type { Principal } from './principal';
 export interface Reply {
   status: number;
   body?: unknown;
-  /** A body already serialized to JSON (cached answers); sent as is instead of `body`. */
-  json?: Buffer;
+  /** A body already serialized to JSON (cached answers), sent as is instead of `body`; pieces one after another. */
+  json?: Buffer | readonly Buffer[];
   /** An HTML page (the OAuth consent page), sent as text/html instead of `body`. */
   html?: string;
   headers?: Record<string, string>;
@@ -137,12 +137,22 @@ function withEtag(op: Operation, reply: Reply): Reply {
   return etag ? { ...reply, headers: { ...reply.headers, [ETAG]: etag } } : reply;
 }
 
+/** Serialized JSON; pieces are written in turn rather than copied into one buffer first (a cached head is large). */
+function sendJson(res: Response, json: Buffer | readonly Buffer[]): void {
+  res.type('application/json');
+  if (Buffer.isBuffer(json)) return void res.send(json);
+  res.setHeader('Content-Length', String(json.reduce((n, piece) => n + piece.length, 0)));
+  if (res.req.method === 'HEAD') return void res.end();
+  for (const piece of json.slice(0, -1)) res.write(piece);
+  res.end(json[json.length - 1]);
+}
+
 function send(res: Response, reply: Reply): void {
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
   if (reply.position != null) res.setHeader(POSITION, String(reply.position));
   if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
   res.status(reply.status);
-  if (reply.json !== undefined) res.type('application/json').send(reply.json);
+  if (reply.json !== undefined) sendJson(res, reply.json);
   else if (reply.html !== undefined) res.type('html').send(reply.html);
   else if (reply.body === undefined) res.end();
   else res.json(reply.body);

@@ -77,6 +77,22 @@ describe('GET /me/bootstrap', () => {
 // ---- sync ----------------------------------------------------------------------------------------------------
 
 describe('GET /sync', () => {
+  it('answers a JSON body of the length it announces, and HEAD the same headers without a body', async () => {
+    const c = await signUp(base);
+    const boot = await bootstrap(c);
+    await createEvent(c, 'measured');
+    const url = `${base}/sync?since=${encodeURIComponent(boot.cursor)}`;
+    const headers = { authorization: `Bearer ${c.token}` };
+    const get = await fetch(url, { headers });
+    const bytes = Buffer.from(await get.arrayBuffer());
+    expect(get.status).toBe(200);
+    expect(get.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(get.headers.get('content-length'))).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString('utf8')).changes.events.map((e: { title: string }) => e.title)).toEqual(['measured']);
+    const head = await fetch(url, { method: 'HEAD', headers });
+    expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([200, String(bytes.length), 0]);
+  });
+
   it('after create, update and delete returns each event once in its latest state, deleted ones with deletedAt', async () => {
     const c = await signUp(base);
     const boot = await bootstrap(c);
