@@ -180,7 +180,9 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
 
   migrate(db, insert);
   db.exec(VIEW);
-  const heads = streamHeads(db);
+  const foreignCommits = commitsByOthers(db);
+  const heads = streamHeads(foreignCommits);
+  let typesLoadedAt = foreignCommits();
   const stopCheckpoints = await checkpointInBackground(file);
 
   /** Checks and writes one append; throws before writing anything when it must fail. */
@@ -322,7 +324,13 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     // Rows of other types are skipped inside SQLite, never parsed here.
     async readAllOf(after, limit, types) {
       const reached = (sql.windowEnd(limit).get(after) as number | null) ?? after;
-      const ids = [...types].map((name) => typeIds.get(name) ?? (sql.typeByName.get(name) as number | undefined)).filter((id) => id !== undefined);
+      // Types another connection added are loaded first; checked after `reached`, since an event commits with its type.
+      const commits = foreignCommits();
+      if (commits !== typesLoadedAt) {
+        typesLoadedAt = commits;
+        loadTypes();
+      }
+      const ids = [...types].map((name) => typeIds.get(name)).filter((id) => id !== undefined);
       const rows = reached > after && ids.length ? (sql.ofTypesIn.all(after, reached, JSON.stringify(ids)) as Row[]) : [];
       return { events: rows.map(toRecorded), reached };
     },
@@ -343,21 +351,35 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
   };
 }
 
+/** How many times commits by another connection to the file were noticed so far (PRAGMA data_version, one query). */
+function commitsByOthers(db: Database.Database): () => number {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seen = dataVersion.get();
+  let noticed = 0;
+  return () => {
+    const version = dataVersion.get();
+    if (version !== seen) {
+      seen = version;
+      noticed++;
+    }
+    return noticed;
+  };
+}
+
 /**
  * The last revision of recently appended or read streams, so that reading a stream from past its end (a command
  * handler refreshing a cached state: most reads) answers without a query. What is noted is an upper bound of the
- * stream's last revision; it holds while no other connection commits (PRAGMA data_version, checked on each use).
+ * stream's last revision; it holds while no other connection commits (checked on each use).
  */
-function streamHeads(db: Database.Database) {
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  let seen = dataVersion.get();
+function streamHeads(foreignCommits: () => number) {
+  let checked = foreignCommits();
   const last = new Map<string, number>();
   return {
     /** True when the stream surely ends before `revision`. */
     before(streamId: string, revision: number): boolean {
-      const version = dataVersion.get();
-      if (version !== seen) {
-        seen = version;
+      const commits = foreignCommits();
+      if (commits !== checked) {
+        checked = commits;
         last.clear();
         return false;
       }

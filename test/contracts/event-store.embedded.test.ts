@@ -56,6 +56,23 @@ describe('embedded SQLite event store', () => {
     }
   });
 
+  it('reads by type the events of a type that another process on the same file added after this one last looked', async () => {
+    const file = freshFile();
+    const [api, other] = [await openSqliteEventStore(file), await openSqliteEventStore(file)];
+    try {
+      const s = newStream();
+      const first = await api.append(s, [newEvent('known.kind')], 'no_stream');
+      const wanted = new Set(['known.kind', 'brand.new.kind']);
+      expect((await api.readAllOf!(0, 10, wanted)).events.map((e) => e.type)).toEqual(['known.kind']);
+      await other.append(s, [newEvent('brand.new.kind')], 0);
+      const page = await api.readAllOf!(first.position, 10, wanted);
+      expect(page.events.map((e) => e.type)).toEqual(['brand.new.kind']);
+    } finally {
+      await api.close();
+      await other.close();
+    }
+  });
+
   it('keeps events and positions across close and reopen', async () => {
     const file = freshFile();
     const s = newStream();
