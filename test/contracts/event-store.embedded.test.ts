@@ -18,11 +18,21 @@ afterAll(() => {
 
 eventStoreContract('embedded SQLite', () => openSqliteEventStore(freshFile()));
 
+/** Two stores on one file, as two processes (roles, a CLI) have them; both closed after `use`. */
+async function twoOnOneFile(use: (one: EventStore, other: EventStore) => Promise<void>): Promise<void> {
+  const file = freshFile();
+  const [one, other] = [await openSqliteEventStore(file), await openSqliteEventStore(file)];
+  try {
+    await use(one, other);
+  } finally {
+    await one.close();
+    await other.close();
+  }
+}
+
 describe('embedded SQLite event store', () => {
   it('reads and writes event types that another process on the same file added (the roles run as processes)', async () => {
-    const file = freshFile();
-    const [api, projector] = [await openSqliteEventStore(file), await openSqliteEventStore(file)];
-    try {
+    await twoOnOneFile(async (api, projector) => {
       const s = newStream();
       await api.append(s, [newEvent('first.kind')], 'no_stream');
       await projector.append(s, [newEvent('second.kind'), newEvent('first.kind')], 0);
@@ -30,16 +40,11 @@ describe('embedded SQLite event store', () => {
       for (const store of [api, projector]) {
         expect((await store.readStream(s)).map((e) => e.type)).toEqual(['first.kind', 'second.kind', 'first.kind', 'second.kind']);
       }
-    } finally {
-      await api.close();
-      await projector.close();
-    }
+    });
   });
 
   it('reads past what it remembers of a stream once another process on the same file appended to it', async () => {
-    const file = freshFile();
-    const [api, other] = [await openSqliteEventStore(file), await openSqliteEventStore(file)];
-    try {
+    await twoOnOneFile(async (api, other) => {
       const [s, fresh] = [newStream(), newStream()];
       await api.append(s, [newEvent('a')], 'no_stream');
       expect(await api.readStream(s, 1)).toEqual([]); // remembered: s ends at revision 0
@@ -50,16 +55,11 @@ describe('embedded SQLite event store', () => {
       expect((await api.readStream(fresh)).map((e) => e.type)).toEqual(['c']);
       await api.append(s, [newEvent('d')], 1);
       expect((await other.readStream(s, 2)).map((e) => e.type)).toEqual(['d']);
-    } finally {
-      await api.close();
-      await other.close();
-    }
+    });
   });
 
   it('reads by type the events of a type that another process on the same file added after this one last looked', async () => {
-    const file = freshFile();
-    const [api, other] = [await openSqliteEventStore(file), await openSqliteEventStore(file)];
-    try {
+    await twoOnOneFile(async (api, other) => {
       const s = newStream();
       const first = await api.append(s, [newEvent('known.kind')], 'no_stream');
       const wanted = new Set(['known.kind', 'brand.new.kind']);
@@ -67,10 +67,7 @@ describe('embedded SQLite event store', () => {
       await other.append(s, [newEvent('brand.new.kind')], 0);
       const page = await api.readAllOf!(first.position, 10, wanted);
       expect(page.events.map((e) => e.type)).toEqual(['brand.new.kind']);
-    } finally {
-      await api.close();
-      await other.close();
-    }
+    });
   });
 
   it('keeps events and positions across close and reopen', async () => {
