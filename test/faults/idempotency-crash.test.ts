@@ -19,13 +19,23 @@ describe('Idempotency-Key across SIGKILL', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'calendar-idem-'));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}/api/v1`;
-    const body = { email: 'crash@example.com', password: 'long enough', name: 'Crash' };
-    const headers = { 'idempotency-key': 'signup-during-crash' };
-
+    let body = {};
+    let headers = {};
     let child = await startChild(dataDir, port, env);
-    const inFlight = request(base, 'POST', '/auth/signup', body, headers).catch(() => null);
-    let probe = await request(base, 'POST', '/auth/signup', body, headers);
-    for (let i = 0; i < 500 && probe.status !== 409; i++) probe = await request(base, 'POST', '/auth/signup', body, headers);
+    // Which of two requests sent at once arrives first is chance: when a probe got there first, it ran the sign-up
+    // itself and nothing was in progress to kill. Then again with another key and address.
+    let inFlight: Promise<unknown>;
+    let probe: Awaited<ReturnType<typeof request>>;
+    let attempt = 0;
+    do {
+      attempt++;
+      body = { email: `crash-${attempt}@example.com`, password: 'long enough', name: 'Crash' };
+      headers = { 'idempotency-key': `signup-during-crash-${attempt}` };
+      inFlight = request(base, 'POST', '/auth/signup', body, headers).catch(() => null);
+      await new Promise((r) => setTimeout(r, 20)); // a head start
+      probe = await request(base, 'POST', '/auth/signup', body, headers);
+      for (let i = 0; i < 500 && probe.status !== 409 && probe.status !== 201; i++) probe = await request(base, 'POST', '/auth/signup', body, headers);
+    } while (probe.status === 201 && attempt < 5);
     expect(probe.body.error.code).toBe('idempotency_key_in_use');
     await killed(child);
     const lost = await inFlight;
