@@ -70,6 +70,8 @@ describe('delivery', () => {
     expect(verifyWebhookSignature({ ...check, body: got.body })).toBe(true);
     expect(verifyWebhookSignature({ ...check, body: got.body.replace('Signed', 'Forged') })).toBe(false);
 
+    // The outcome is recorded once the receiver has answered: a moment after the request arrived.
+    await until(async () => (await deliveries(a, h.id))[0]?.state === 'delivered', WAIT_MS, 'delivered');
     const [logged] = await deliveries(a, h.id);
     expect(logged).toMatchObject({ id: got.headers['x-calendar-delivery'], webhookId: h.id, eventId: got.json.id, type: 'event.created', state: 'delivered' });
     expect(logged.payload).toEqual(got.json);
