@@ -5,7 +5,7 @@
  * X-Calendar-Min-Position and Idempotency-Key (POST), run the handler, wait for the projections to reach
  * the write's position, and answer with X-Calendar-Position.
  */
-import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Operation } from '../../contracts/operation';
@@ -158,7 +158,7 @@ function send(res: Response, reply: Reply): void {
   else res.json(reply.body);
 }
 
-function mount(router: Router, deps: RouteDeps, r: Route): void {
+export function mount(router: Router, deps: RouteDeps, r: Route): void {
   const key = routeKey(r.operation);
   const rule = access[key];
   if (!rule) throw new Error(`route ${key} has no entry in the access table`);
@@ -215,7 +215,7 @@ async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> 
 }
 
 /** Known paths answer other methods with 405 and an Allow header, in the envelope. */
-function mountMethodNotAllowed(router: Router, paths: (path: string) => boolean): void {
+export function mountMethodNotAllowed(router: Router, paths: (path: string) => boolean): void {
   const methods = new Map<string, string[]>();
   for (const key of Object.keys(access)) {
     const [method, path] = key.split(' ');
@@ -231,32 +231,4 @@ function mountMethodNotAllowed(router: Router, paths: (path: string) => boolean)
 }
 
 /** True for a path without parameters: such paths are mounted first, so `/webhooks/event-types` is never an id. */
-const isLiteralPath = (path: string) => !path.includes('{');
-
-/** A path's first segment as routing compares it: express matches paths whatever their case. */
-const segmentOf = (path: string) => (path.split('/', 2)[1] ?? '').toLowerCase();
-
-/**
- * The routes and their paths' 405 answers, one router per first path segment: a request walks the few routes of its
- * own segment, not all of them (each route express tries costs the request a regular-expression match and more).
- */
-export function routeGroups(deps: RouteDeps, routes: Route[]): RequestHandler {
-  const groups = new Map<string, Router>();
-  for (const key of Object.keys(access)) {
-    const segment = segmentOf(key.split(' ')[1]);
-    if (!isLiteralPath(segment)) throw new Error(`${key}: the first segment of a path must be literal`);
-    if (groups.has(segment)) continue;
-    const router = Router();
-    for (const literal of [true, false]) {
-      const paths = (path: string) => segmentOf(path) === segment && isLiteralPath(path) === literal;
-      for (const r of routes) if (paths(r.operation.path)) mount(router, deps, r);
-      mountMethodNotAllowed(router, paths);
-    }
-    groups.set(segment, router);
-  }
-  return (req, res, next) => {
-    const group = groups.get(segmentOf(req.path));
-    if (group) group(req, res, next);
-    else next();
-  };
-}
+export const isLiteralPath = (path: string) => !path.includes('{');
