@@ -7,6 +7,9 @@
 import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
 import type { ReadStore } from '../services/readstore/read-store.port';
 
+/** The read store a batch's writes go through. */
+export type Grouped = Pick<ReadStore, 'collection'>;
+
 /** Events read per page: one transaction per page. */
 export const CATCH_UP_PAGE = 500;
 
@@ -21,8 +24,8 @@ export interface CatchingUp {
   readonly position: number;
   readonly handles: ReadonlySet<string>;
   readonly stopped: boolean;
-  /** Applies the page's events it handles past its position and checkpoints the page's end, inside the batch. */
-  applyPage(page: Page): Promise<void>;
+  /** Applies the page's events it handles past its position and checkpoints the page's end, through the batch's store. */
+  applyPage(page: Page, grouped: Grouped): Promise<void>;
   /** Called once the page is committed. */
   pageApplied(reached: number): Promise<void>;
 }
@@ -48,8 +51,8 @@ export async function catchUpTogether(events: EventStore, store: ReadStore, foll
       behind = behind.filter((f) => !f.stopped);
       continue;
     }
-    await batch(async () => {
-      for (const f of behind) await f.applyPage(page);
+    await batch(async (grouped) => {
+      for (const f of behind) await f.applyPage(page, grouped);
     });
     await Promise.all(behind.map((f) => f.pageApplied(page.reached)));
     after = page.reached;

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
 import { followLog, type LogFollower } from '../services/eventstore/follow-log';
-import { catchUpTogether, type Page } from './catch-up';
+import { catchUpTogether, type Grouped, type Page } from './catch-up';
 import type { ReadStore } from '../services/readstore/read-store.port';
 import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
@@ -38,9 +38,14 @@ class Follower {
     private readonly log: Logger,
   ) {
     this.handles = new Set(def.handles);
+    this.docs = this.docsIn(store);
   }
 
-  readonly docs: ProjectionDocs = (logical) => this.store.collection(physical(this.key, logical));
+  readonly docs: ProjectionDocs;
+
+  private docsIn(store: Grouped): ProjectionDocs {
+    return (logical) => store.collection(physical(this.key, logical));
+  }
 
   readonly handles: ReadonlySet<string>;
 
@@ -74,10 +79,11 @@ class Follower {
    * Applies the page's events this follower handles and has not applied yet, then writes the checkpoint at the page's
    * end: a batch of the read store runs it, so documents and checkpoint are committed together.
    */
-  applyPage(page: Page): Promise<void> {
+  applyPage(page: Page, grouped: Grouped): Promise<void> {
+    const docs = this.docsIn(grouped);
     this.applying = (async () => {
-      for (const e of page.events) if (e.position > this.position && this.handles.has(e.type)) await this.applyOrDeadLetter(e);
-      if (!this.stopping) await this.store.collection(CHECKPOINTS).put(this.checkpointDoc(page.reached));
+      for (const e of page.events) if (e.position > this.position && this.handles.has(e.type)) await this.applyOrDeadLetter(e, docs);
+      if (!this.stopping) await grouped.collection(CHECKPOINTS).put(this.checkpointDoc(page.reached));
     })();
     return this.applying;
   }
@@ -98,10 +104,10 @@ class Follower {
    * even the record cannot be written (the store is down), the error ends the subscription, which resumes from this
    * same event: the checkpoint never passes an event that was neither applied nor recorded.
    */
-  private async applyOrDeadLetter(e: RecordedEvent): Promise<void> {
+  private async applyOrDeadLetter(e: RecordedEvent, docs = this.docs): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.def.apply(e, this.docs);
+        return await this.def.apply(e, docs);
       } catch (err) {
         if (attempt < APPLY_ATTEMPTS) {
           await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS * attempt));

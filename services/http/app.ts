@@ -1,5 +1,4 @@
 import express, { type Express, type Router } from 'express';
-import helmet from 'helmet';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Operation } from '../../contracts/operation';
@@ -17,6 +16,7 @@ import type { Metrics } from './metrics';
 import type { Readiness } from './readiness';
 import { requestMetrics, routePrefix } from './request-metrics';
 import { requestLogging } from './logging';
+import { securityHeaders } from './security-headers';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
@@ -55,7 +55,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     next(req.originalUrl.length > MAX_URL ? new ApiError(414, 'uri_too_long', `URLs may be at most ${MAX_URL} characters`) : undefined),
   );
   // Swagger UI's stylesheet carries inline data: images; everything else keeps helmet's defaults.
-  http.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'] } } }));
+  http.use(securityHeaders({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:'] } } }));
   const webOrigins = app.config.WEB_ORIGIN ? app.config.WEB_ORIGIN.split(',').map((o) => o.trim()) : [];
   http.use(cors(webOrigins));
 

@@ -179,9 +179,9 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   };
 
   const commits = new GroupCommit(db, forget);
-  const mutate = <R>(change: () => R): Promise<R> => {
+  const mutateIn = <R>(change: () => R, grouped = false): Promise<R> => {
     ready();
-    return commits.run(change);
+    return commits.run(change, grouped);
   };
 
   // ---- documents ----
@@ -423,7 +423,9 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   scheduleReclaim();
   const stopCheckpoints = await checkpointInBackground(file);
 
-  function collection<T extends Doc = Doc>(name: string): Collection<T> {
+  /** A collection; `grouped`, its writes are those of a batch (they resolve once executed). */
+  function collection<T extends Doc = Doc>(name: string, grouped = false): Collection<T> {
+    const mutate = <R>(change: () => R) => mutateIn(change, grouped);
     return {
       async get(id) {
         ready();
@@ -468,10 +470,11 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     },
     batch: (work) => {
       ready();
-      return commits.batch(work);
+      const grouped = { collection: <T extends Doc = Doc>(name: string) => collection<T>(name, true) };
+      return commits.batch(() => work(grouped));
     },
     async reclaimSpace() {
-      await mutate(() => undefined); // what is pending first
+      await mutateIn(() => undefined); // what is pending first
       while (reclaimStep());
     },
     async close() {

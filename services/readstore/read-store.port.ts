@@ -55,9 +55,11 @@ export interface ReadStore {
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   listCollections(): Promise<string[]>;
   /**
-   * Runs `work` with its writes grouped (embedded: one transaction, each write resolving once executed); resolves
-   * once they are all durable, rejects if any was lost. Absent where writes are durable one by one (MongoDB).
+   * Runs `work` with the writes it makes through `grouped` in one group (embedded: one transaction, each write
+   * resolving once executed, not committed); resolves once they are all durable, rejects if any was lost. Writes
+   * made through `collection` meanwhile resolve once committed, as always. Absent where writes are durable one by one
+   * (MongoDB).
    */
-  batch?<R>(work: () => Promise<R>): Promise<R>;
+  batch?<R>(work: (grouped: Pick<ReadStore, 'collection'>) => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }

@@ -22,9 +22,9 @@ describe('embedded read store batch', () => {
   it('runs a batch\'s writes in one transaction, readable inside it, committed when it resolves', async () => {
     const file = join(dir, 'batch.db');
     const store = await openEmbeddedReadStore(file);
-    const docs = store.collection('docs');
     const seenOutside: number[] = [];
-    await store.batch!(async () => {
+    await store.batch!(async (grouped) => {
+      const docs = grouped.collection('docs');
       for (let i = 0; i < 300; i++) {
         await docs.putIfNewer({ _id: `d${i % 100}`, _pos: i + 1, n: i });
         if (i % 100 === 99) seenOutside.push(committed(file));
@@ -41,11 +41,16 @@ describe('embedded read store batch', () => {
     const store = await openEmbeddedReadStore(file);
     const docs = store.collection('docs');
     const other = docs.put({ _id: 'outside' }).then(() => committed(file));
-    await store.batch!(async () => {
-      await docs.put({ _id: 'inside' });
+    let seenByInner = -1;
+    await store.batch!(async (grouped) => {
+      await grouped.collection('docs').put({ _id: 'inside' });
+      // Not through the batch's store: resolves only once committed, even while the batch runs.
+      await docs.put({ _id: 'inner-ungrouped' });
+      seenByInner = committed(file);
     });
     expect(await other).toBeGreaterThanOrEqual(1);
-    expect(committed(file)).toBe(2);
+    expect(seenByInner).toBe(3);
+    expect(committed(file)).toBe(3);
     await store.close();
   });
 });
