@@ -23,11 +23,7 @@ export class GroupCommit {
    * at once when `grouped` (a write of a batch, which waits for the commit as a whole).
    */
   run<R>(change: () => R, grouped = false): Promise<R> {
-    if (!this.db.inTransaction) this.db.exec('BEGIN');
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.commit());
-    }
+    this.begin();
     let result: R;
     try {
       result = change();
@@ -49,10 +45,25 @@ export class GroupCommit {
    */
   async batch<R>(work: () => Promise<R>): Promise<R> {
     const rollbacks = this.rollbacks;
+    // Open from the start, so the batch's reads run inside it too: in WAL mode a read outside a transaction takes
+    // and drops a read lock of its own, about 1.5 µs of a 1.7 µs lookup by id.
+    this.begin();
     const result = await work();
     await this.run(() => undefined);
     if (this.rollbacks !== rollbacks) throw new Error('read store transaction rolled back during a batch');
     return result;
+  }
+
+  /**
+   * Opens the turn's transaction, committed at setImmediate. IMMEDIATE takes the write lock at once: a transaction
+   * that read first could otherwise not write once another process had committed (SQLITE_BUSY_SNAPSHOT).
+   */
+  private begin(): void {
+    if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.commit());
+    }
   }
 
   /** Commits what is pending; nothing is committed after this. */

@@ -53,4 +53,27 @@ describe('embedded read store batch', () => {
     expect(committed(file)).toBe(3);
     await store.close();
   });
+
+  it('holds the write lock from its start, so its writes after reads are never refused for another process\'s commit', async () => {
+    const file = join(dir, 'lock.db');
+    const store = await openEmbeddedReadStore(file);
+    await store.collection('docs').put({ _id: 'a', _pos: 1 });
+    const other = new Database(file, { timeout: 0 });
+    let otherWrite: unknown = null;
+    await store.batch!(async (grouped) => {
+      const docs = grouped.collection('docs');
+      expect(await docs.get('a')).toMatchObject({ _pos: 1 });
+      try {
+        other.prepare('UPDATE collection_meta SET meta = meta').run();
+      } catch (e) {
+        otherWrite = e;
+      }
+      expect(await docs.putIfNewer({ _id: 'a', _pos: 2 })).toBe(true);
+    });
+    expect((otherWrite as { code?: string } | null)?.code).toBe('SQLITE_BUSY');
+    other.prepare('UPDATE collection_meta SET meta = meta').run(); // free again once the batch committed
+    other.close();
+    expect(await store.collection('docs').get('a')).toMatchObject({ _pos: 2 });
+    await store.close();
+  });
 });
