@@ -43,14 +43,18 @@ export async function catchUpTogether(events: EventStore, store: ReadStore, foll
   if (behind.length === 0) return;
   const types = new Set(behind.flatMap((f) => [...f.handles]));
   let after = Math.min(...behind.map((f) => f.position));
+  let next: Promise<Page> | null = null;
   while (behind.length > 0) {
-    const page = await readPage(events, after, types);
+    const page = await (next ?? readPage(events, after, types));
+    next = null;
     if (page.reached === after) {
       if (!live || !events.waitForAppend || live.aborted) return;
       await events.waitForAppend(after, live);
       behind = behind.filter((f) => !f.stopped);
       continue;
     }
+    // The next page is read while this one is applied (on another thread, where the log can).
+    next = readAhead(events, page.reached, types);
     await batch(async (grouped) => {
       for (const f of behind) await f.applyPage(page, grouped);
     });
@@ -58,6 +62,13 @@ export async function catchUpTogether(events: EventStore, store: ReadStore, foll
     after = page.reached;
     behind = behind.filter((f) => !f.stopped);
   }
+}
+
+/** A page being read; its failure is reported to whoever awaits it, and to nobody if the catch-up ended first. */
+function readAhead(events: EventStore, after: number, types: ReadonlySet<string>): Promise<Page> {
+  const page = readPage(events, after, types);
+  page.catch(() => undefined);
+  return page;
 }
 
 async function readPage(events: EventStore, after: number, types: ReadonlySet<string>): Promise<Page> {

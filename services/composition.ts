@@ -74,11 +74,15 @@ async function openEmbeddedBusOn(file: string, events: EventStore, logIsEmbedded
   return logIsEmbedded ? (await import('./bus/log-backed-bus')).logBackedBus(bus, events) : bus;
 }
 
+/** The embedded event log's file, unless the configuration names EventStoreDB. */
+const embeddedLogFile = (config: Config) => (config.EVENTSTORE_URL ? undefined : path.resolve(config.DATA_DIR, 'events.sqlite'));
+
 /** The event log the configuration names (also what the CLI reads). */
 export async function openEventStore(config: Config): Promise<EventStore> {
-  return config.EVENTSTORE_URL
-    ? (await import('./eventstore/esdb-event-store')).openEsdbEventStore(config.EVENTSTORE_URL)
-    : (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(path.resolve(config.DATA_DIR, 'events.sqlite'));
+  const file = embeddedLogFile(config);
+  return file
+    ? (await import('./eventstore/sqlite-event-store')).openSqliteEventStore(file)
+    : (await import('./eventstore/esdb-event-store')).openEsdbEventStore(config.EVENTSTORE_URL!);
 }
 
 /** The read-model store the configuration names. */
@@ -160,7 +164,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const watermarks = new Watermarks(ports.store, roles.has('projector'));
   const keys = await loadKeys(config, ports.store, log);
   const metrics = new Metrics();
-  const history = historyStore(meteredEventStore(ports.events, metrics, log), ports.store);
+  const history = historyStore(meteredEventStore(ports.events, metrics, log), ports.store, embeddedLogFile(config));
   await ensureErasureIndexes(ports.store);
   const bus = meteredBus(ports.bus, metrics);
   const context: AppContext = {
@@ -250,7 +254,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       await runner?.stop();
       mailSender.close();
       await ports.bus.close();
-      await ports.events.close();
+      await history.events.close(); // and ports.events
       await ports.store.close();
     },
   };

@@ -6,6 +6,7 @@
  */
 import type { ReadStore } from '../readstore/read-store.port';
 import { waitingFor, type EventStore, type NewEvent, type RecordedEvent } from './event-store.port';
+import { logPagesOffThread, type LogPages } from './log-pages';
 import { Sealer } from './sealing';
 import { UPCASTERS, Upcasters } from './upcasters';
 import { UserKeys } from './user-keys';
@@ -13,17 +14,20 @@ import { UserKeys } from './user-keys';
 export interface EventCodec {
   encode(event: NewEvent): Promise<NewEvent>;
   decode(event: RecordedEvent): Promise<RecordedEvent>;
+  /** The rest of decode, for an event whose data was opened elsewhere (log-pages.ts). */
+  decodeOpened(event: RecordedEvent): RecordedEvent;
 }
 
 export function eventCodec(sealer: Sealer, upcasters: Upcasters, keys: UserKeys): EventCodec {
+  const decodeOpened = (event: RecordedEvent) => {
+    // Every process that follows the log forgets an erased user's key as soon as it reads the erasure.
+    if (event.type === 'user.erased') keys.forget((event.data as { userId: string }).userId);
+    return event.redacted ? event : upcasters.upcast(event);
+  };
   return {
     encode: (event) => sealer.seal(event),
-    async decode(event) {
-      // Every process that follows the log forgets an erased user's key as soon as it reads the erasure.
-      if (event.type === 'user.erased') keys.forget((event.data as { userId: string }).userId);
-      const open = await sealer.open(event);
-      return open.redacted ? open : upcasters.upcast(open);
-    },
+    decode: async (event) => decodeOpened(await sealer.open(event)),
+    decodeOpened,
   };
 }
 
@@ -33,9 +37,9 @@ export function eventCodec(sealer: Sealer, upcasters: Upcasters, keys: UserKeys)
  */
 const RECENT = 4096;
 
-function recentlyDecoded(codec: EventCodec): (event: RecordedEvent) => Promise<RecordedEvent> {
+function recentlyDecoded(codec: EventCodec) {
   const recent = new Map<string, Promise<RecordedEvent>>();
-  return (event) => {
+  const read = (event: RecordedEvent) => {
     if (event.type === 'user.erased') recent.clear();
     let decoded = recent.get(event.id);
     if (!decoded) {
@@ -46,10 +50,23 @@ function recentlyDecoded(codec: EventCodec): (event: RecordedEvent) => Promise<R
     }
     return decoded;
   };
+  /** Events decoded elsewhere: an erasure among them still makes everything remembered go. */
+  const passing = (events: RecordedEvent[]) => {
+    if (events.some((e) => e.type === 'user.erased')) recent.clear();
+  };
+  return { read, passing };
 }
 
-export function decodingEventStore(inner: EventStore, codec: EventCodec): EventStore {
-  const fromLog = recentlyDecoded(codec);
+/** Where catch-up pages may be read and opened off the event loop: the pages, and the keys they are opened with. */
+export interface OffThread {
+  pages: LogPages;
+  keys: UserKeys;
+}
+
+export function decodingEventStore(inner: EventStore, codec: EventCodec, offThread?: OffThread | null): EventStore {
+  const recent = recentlyDecoded(codec);
+  const fromLog = recent.read;
+  const keyFor = (userId: string) => offThread!.keys.forReading(userId);
   return {
     async append(streamId, events, expected) {
       return inner.append(streamId, await Promise.all(events.map((e) => codec.encode(e))), expected);
@@ -60,24 +77,38 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec): EventS
     readAll: async (after, limit) => Promise.all((await inner.readAll(after, limit)).map(fromLog)),
     // An erasure is always decoded: reading it is what makes this process forget the user's key.
     async readAllOf(after, limit, types) {
+      const wanted = new Set(types).add('user.erased');
+      // Only a full page is worth the trip: a follower at the head reads a few events at a time.
+      if (offThread?.pages.working && (await inner.headPosition()) - after >= limit) {
+        const read = await offThread.pages.readAllOf(after, limit, wanted, keyFor);
+        recent.passing(read.events);
+        return { events: read.events.map(codec.decodeOpened), reached: read.reached };
+      }
       if (inner.readAllOf) {
-        const read = await inner.readAllOf(after, limit, new Set(types).add('user.erased'));
+        const read = await inner.readAllOf(after, limit, wanted);
         return { events: await Promise.all(read.events.map(fromLog)), reached: read.reached };
       }
       const read = await inner.readAll(after, limit);
-      const wanted = read.filter((e) => types.has(e.type) || e.type === 'user.erased');
-      return { events: await Promise.all(wanted.map(fromLog)), reached: read.at(-1)?.position ?? after };
+      const kept = read.filter((e) => wanted.has(e.type));
+      return { events: await Promise.all(kept.map(fromLog)), reached: read.at(-1)?.position ?? after };
     },
     subscribeAll: (after, handler) => inner.subscribeAll(after, async (e) => handler(await fromLog(e))),
     ...waitingFor(inner),
     headPosition: () => inner.headPosition(),
-    close: () => inner.close(),
+    close: async () => {
+      await offThread?.pages.close();
+      await inner.close();
+    },
   };
 }
 
-/** The store every reader and writer of the service uses: `inner` as the adapter stores it, keys in `readStore`. */
-export function historyStore(inner: EventStore, readStore: ReadStore): { events: EventStore; codec: EventCodec; keys: UserKeys } {
+/**
+ * The store every reader and writer of the service uses: `inner` as the adapter stores it, keys in `readStore`.
+ * With `logFile` (the embedded log's file), catch-up pages are read and opened on a worker thread.
+ */
+export function historyStore(inner: EventStore, readStore: ReadStore, logFile?: string): { events: EventStore; codec: EventCodec; keys: UserKeys } {
   const keys = new UserKeys(readStore);
   const codec = eventCodec(new Sealer(keys), new Upcasters(UPCASTERS), keys);
-  return { events: decodingEventStore(inner, codec), codec, keys };
+  const pages = logFile ? logPagesOffThread(logFile) : null;
+  return { events: decodingEventStore(inner, codec, pages && { pages, keys }), codec, keys };
 }

@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-type Sealed = { [SEALED]: string };
+export type Sealed = { [SEALED]: string };
 
 export const isSealed = (data: unknown): data is Sealed =>
   typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>)[SEALED] === 'string';
@@ -83,12 +83,22 @@ export class Sealer {
   async open(event: RecordedEvent): Promise<RecordedEvent> {
     let data = event.data;
     while (isSealed(data)) {
-      const envelope = data[SEALED];
-      const dot = envelope.indexOf('.');
-      const key = await this.keys.forReading(envelope.slice(0, dot));
-      if (!key) return { ...event, data: null, redacted: 'erased' };
-      data = JSON.parse(decrypt(key, event.id, Buffer.from(envelope.slice(dot + 1), 'base64')));
+      const key = await this.keys.forReading(sealedFor(data));
+      if (!key) return erased(event);
+      data = JSON.parse(openLayer(key, event.id, data));
     }
     return data === event.data ? event : { ...event, data };
   }
 }
+
+/** The user whose key opens this layer. */
+export const sealedFor = (data: Sealed): string => data[SEALED].slice(0, data[SEALED].indexOf('.'));
+
+/** The JSON text inside one layer (maybe another layer). */
+export function openLayer(key: Buffer, eventId: string, data: Sealed): string {
+  const envelope = data[SEALED];
+  return decrypt(key, eventId, Buffer.from(envelope.slice(envelope.indexOf('.') + 1), 'base64'));
+}
+
+/** What reading an event sealed under a destroyed key gives. */
+export const erased = (event: RecordedEvent): RecordedEvent => ({ ...event, data: null, redacted: 'erased' });

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { checkpointInBackground } from '../sqlite/background-checkpoint';
 import { limitedStatements } from '../sqlite/limited';
+import { SELECT, sqliteLogReader, type Row } from './sqlite-log-reader';
 import { openSqliteFile, reclaimingFreePages, tableExists } from '../sqlite/sqlite-file';
 import {
   AppendResult,
@@ -19,7 +20,7 @@ import {
   Subscription,
   WrongExpectedRevisionError,
 } from './event-store.port';
-import { decodeMetadata, encodeId, encodeMetadata, METADATA_COLUMNS, unquoteId, type Stored } from './sqlite-event-codec';
+import { encodeId, encodeMetadata, METADATA_COLUMNS } from './sqlite-event-codec';
 
 /**
  * One row per event, small: the stream and the type are integers naming rows of their own tables, ids and metadata
@@ -62,27 +63,6 @@ const HEADS_LIMIT = 20_000;
 /** Rows copied per step when a file of the earlier layout (one `events` table of text) is migrated. */
 const MIGRATE_CHUNK = 5000;
 
-/**
- * Ids come back quoted by SQLite (unquoteId): a Buffer per id per row cost more than the rest of a read, and building
- * the UUID text in SQL cost every query ~13 µs per id column even when it found no row.
- */
-const ID_COLUMNS = new Set(['event_id', 'user_id', 'space_id', 'correlation_id', 'causation_id']);
-const column = (c: string) => (ID_COLUMNS.has(c) ? `quote(l.${c}) AS ${c}` : `l.${c}`);
-const stored = (row: Row, c: string): Stored => (ID_COLUMNS.has(c) ? unquoteId(row[c] as string) : (row[c] as Stored));
-const SELECT = `SELECT l.position, s.name AS stream, l.revision, ${['event_id', 'type', 'data', ...METADATA_COLUMNS, 'metadata_extra'].map(column).join(', ')}
-  FROM log l JOIN streams s ON s.id = l.stream`;
-
-interface Row {
-  position: number;
-  stream: string;
-  revision: number;
-  event_id: string;
-  type: number;
-  data: string;
-  metadata_extra: string | null;
-  [column: string]: unknown;
-}
-
 interface Pending {
   streamId: string;
   events: NewEvent[];
@@ -121,68 +101,24 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     ),
     streamId: db.prepare('SELECT id FROM streams WHERE name = ?').pluck(),
     newStream: db.prepare('INSERT INTO streams (name) VALUES (?)'),
-    newType: db.prepare('INSERT INTO event_types (name) VALUES (?)'),
-    typeByName: db.prepare('SELECT id FROM event_types WHERE name = ?').pluck(),
     lastRevision: db.prepare('SELECT max(revision) FROM log WHERE stream = ?').pluck(),
     byEventId: db.prepare('SELECT s.name AS stream, l.revision, l.position FROM log l JOIN streams s ON s.id = l.stream WHERE l.event_id = ?'),
     streamFrom: limitedStatements(db, (limit) => `${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision${limit}`),
-    allAfter: limitedStatements(db, (limit) => `${SELECT} WHERE l.position > ? ORDER BY l.position${limit}`),
-    windowEnd: limitedStatements(
-      db,
-      (limit) => `SELECT max(position) FROM (SELECT position FROM log WHERE position > ? ORDER BY position${limit})`,
-      (s) => s.pluck(),
-    ),
-    ofTypesIn: db.prepare(`${SELECT} WHERE l.position > ? AND l.position <= ? AND l.type IN (SELECT value FROM json_each(?)) ORDER BY l.position`),
     head: db.prepare('SELECT coalesce(max(position), 0) FROM log').pluck(),
   };
 
-  // Event types are few: both directions are kept in memory (read again after a rollback, and when another process
-  // on this file added one).
-  const typeIds = new Map<string, number>();
-  const typeNames = new Map<number, string>();
-  const loadTypes = () => {
-    typeIds.clear();
-    typeNames.clear();
-    for (const t of db.prepare('SELECT id, name FROM event_types').all() as Array<{ id: number; name: string }>) {
-      typeIds.set(t.name, t.id);
-      typeNames.set(t.id, t.name);
-    }
-  };
-  loadTypes();
-  const typeId = (name: string): number => {
-    let id = typeIds.get(name);
-    if (id === undefined) {
-      id = (sql.typeByName.get(name) as number | undefined) ?? Number(sql.newType.run(name).lastInsertRowid);
-      typeIds.set(name, id);
-      typeNames.set(id, name);
-    }
-    return id;
-  };
-  const typeName = (id: number): string => {
-    if (!typeNames.has(id)) loadTypes();
-    return typeNames.get(id)!;
-  };
+  const log = sqliteLogReader(db);
   const streamKey = (name: string): number => (sql.streamId.get(name) as number | undefined) ?? Number(sql.newStream.run(name).lastInsertRowid);
   const insert = (streamId: string, revision: number, e: NewEvent, position: number | null): number => {
     const meta = encodeMetadata(e.metadata);
-    const info = sql.insert.run(position, streamKey(streamId), revision, encodeId(e.id), typeId(e.type), JSON.stringify(e.data ?? null), ...meta.columns, meta.extra);
+    const info = sql.insert.run(position, streamKey(streamId), revision, encodeId(e.id), log.typeId(e.type), JSON.stringify(e.data ?? null), ...meta.columns, meta.extra);
     return Number(info.lastInsertRowid);
   };
-  const toRecorded = (row: Row): RecordedEvent => ({
-    id: unquoteId(row.event_id)!,
-    type: typeName(row.type),
-    data: JSON.parse(row.data),
-    metadata: decodeMetadata(METADATA_COLUMNS.map((c) => stored(row, c)), row.metadata_extra),
-    streamId: row.stream,
-    revision: row.revision,
-    position: row.position,
-  });
+  const toRecorded = (row: Row) => log.toRecorded(row);
 
   migrate(db, insert);
   db.exec(VIEW);
-  const foreignCommits = commitsByOthers(db);
-  const heads = streamHeads(foreignCommits);
-  let typesLoadedAt = foreignCommits();
+  const heads = streamHeads(log.foreignCommits);
   const stopCheckpoints = await checkpointInBackground(file);
 
   /** Checks and writes one append; throws before writing anything when it must fail. */
@@ -236,11 +172,11 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     try {
       outcomes = appendGroup.immediate(batch);
     } catch (error) {
-      loadTypes();
+      log.loadTypes();
       for (const p of batch) p.reject(error);
       return;
     }
-    if (outcomes.some((o) => !o.ok)) loadTypes();
+    if (outcomes.some((o) => !o.ok)) log.loadTypes();
     batch.forEach((p, i) => {
       const o = outcomes[i];
       if (o.ok) {
@@ -274,7 +210,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     const run = async (): Promise<void> => {
       let cursor = after;
       while (!stopping.signal.aborted) {
-        const rows = sql.allAfter(PAGE).all(cursor) as Row[];
+        const rows = log.readAll(cursor, PAGE);
         for (const row of rows) {
           if (stopping.signal.aborted) return;
           await handler(toRecorded(row));
@@ -319,19 +255,11 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       return rows.map(toRecorded);
     },
     async readAll(after, limit) {
-      return (sql.allAfter(limit).all(after) as Row[]).map(toRecorded);
+      return log.readAll(after, limit).map(toRecorded);
     },
     // Rows of other types are skipped inside SQLite, never parsed here.
     async readAllOf(after, limit, types) {
-      const reached = (sql.windowEnd(limit).get(after) as number | null) ?? after;
-      // Types another connection added are loaded first; checked after `reached`, since an event commits with its type.
-      const commits = foreignCommits();
-      if (commits !== typesLoadedAt) {
-        typesLoadedAt = commits;
-        loadTypes();
-      }
-      const ids = [...types].map((name) => typeIds.get(name)).filter((id) => id !== undefined);
-      const rows = reached > after && ids.length ? (sql.ofTypesIn.all(after, reached, JSON.stringify(ids)) as Row[]) : [];
+      const { rows, reached } = log.rowsOf(after, limit, types);
       return { events: rows.map(toRecorded), reached };
     },
     subscribeAll,
@@ -348,21 +276,6 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       await stopCheckpoints();
       db.close();
     },
-  };
-}
-
-/** How many times commits by another connection to the file were noticed so far (PRAGMA data_version, one query). */
-function commitsByOthers(db: Database.Database): () => number {
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  let seen = dataVersion.get();
-  let noticed = 0;
-  return () => {
-    const version = dataVersion.get();
-    if (version !== seen) {
-      seen = version;
-      noticed++;
-    }
-    return noticed;
   };
 }
 

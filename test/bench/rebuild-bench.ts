@@ -34,7 +34,8 @@ async function timeBuild(dir: string, keysFile: string, defs: (store: ReturnType
   const log = pino({ level: 'silent' });
   const keyStore = await openEmbeddedReadStore(keysFile);
   const store = await openEmbeddedReadStore(path.join(dir, `read-${tag}.sqlite`));
-  const history = historyStore(await openSqliteEventStore(path.join(dir, 'events.sqlite')), keyStore);
+  const logFile = path.join(dir, 'events.sqlite');
+  const history = historyStore(await openSqliteEventStore(logFile), keyStore, logFile);
   const head = await history.events.headPosition();
   const projections = defs(history).map((p) => erasable(p, store));
   const runner = new ProjectionRunner(history.events, store, projections, new Watermarks(store, true), log);

@@ -1,0 +1,71 @@
+/**
+ * The worker thread of log-pages.ts: reads pages of the embedded log on a read-only connection of its own and opens
+ * their sealed data, layer by layer, with the keys the main thread hands over for that page (it keeps none). Each
+ * event goes back with its data as JSON text, for the main thread to parse (null when redacted).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { erased, isSealed, openLayer, sealedFor } from './sealing';
+import { sqliteLogReader, type Row } from './sqlite-log-reader';
+import { unquoteId } from './sqlite-event-codec';
+import type { FromWorker, ToWorker } from './log-pages';
+
+const port = parentPort!;
+const db = new Database((workerData as { file: string }).file, { readonly: true, fileMustExist: true });
+const log = sqliteLogReader(db);
+const keysArrived = new Map<number, (keys: Array<[string, Uint8Array | null]>) => void>();
+
+interface Opening {
+  row: Row;
+  eventId: string;
+  text: string;
+  redacted: boolean;
+}
+
+/** Opens what the keys at hand open; the users whose keys are still needed. */
+function peel(events: Opening[], keys: Map<string, Buffer | null>): Set<string> {
+  const needed = new Set<string>();
+  for (const e of events) {
+    while (!e.redacted && e.text.includes('"$sealed"')) {
+      const data: unknown = JSON.parse(e.text);
+      if (!isSealed(data)) break;
+      const owner = sealedFor(data);
+      if (!keys.has(owner)) {
+        needed.add(owner);
+        break;
+      }
+      const key = keys.get(owner);
+      if (!key) e.redacted = true;
+      else e.text = openLayer(key, e.eventId, data);
+    }
+  }
+  return needed;
+}
+
+const askKeys = (id: number, users: string[]) =>
+  new Promise<Array<[string, Uint8Array | null]>>((resolve) => {
+    keysArrived.set(id, resolve);
+    port.postMessage({ id, need: users } satisfies FromWorker);
+  });
+
+async function read(id: number, after: number, limit: number, types: string[]): Promise<void> {
+  const { rows, reached } = log.rowsOf(after, limit, types);
+  const events: Opening[] = rows.map((row) => ({ row, eventId: unquoteId(row.event_id)!, text: row.data, redacted: false }));
+  const keys = new Map<string, Buffer | null>();
+  for (let needed = peel(events, keys); needed.size > 0; needed = peel(events, keys)) {
+    for (const [user, key] of await askKeys(id, [...needed])) keys.set(user, key && Buffer.from(key));
+  }
+  const page = events.map((e) => (e.redacted ? erased(log.toRecorded(e.row, null)) : log.toRecorded(e.row, e.text)));
+  port.postMessage({ id, page: { events: page, reached } } satisfies FromWorker);
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.op === 'keys') {
+    keysArrived.get(message.id)?.(message.keys);
+    keysArrived.delete(message.id);
+    return;
+  }
+  read(message.id, message.after, message.limit, message.types).catch((error: unknown) =>
+    port.postMessage({ id: message.id, error: String((error as Error)?.stack ?? error) } satisfies FromWorker),
+  );
+});

@@ -1,0 +1,113 @@
+/**
+ * Catch-up pages of the embedded log read and opened on a worker thread (log-pages-worker.ts), so that a rebuild's
+ * reading and decrypting run beside its applying instead of before it: they were more than half of a rebuild's time
+ * on the event loop. The keys stay with the main thread's UserKeys (their cache, their erasure rules): the worker asks
+ * for those of each page and forgets them after it. Used by decoding-event-store.ts for readAllOf only, and only for
+ * full pages (a catch-up far behind the head): near the head, the trip costs more than it saves.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { RecordedEvent } from './event-store.port';
+
+export type ToWorker =
+  | { op: 'read'; id: number; after: number; limit: number; types: string[] }
+  | { op: 'keys'; id: number; keys: Array<[string, Uint8Array | null]> };
+
+export type FromWorker =
+  | { id: number; need: string[] }
+  /** Each event's data as JSON text, or null when redacted. */
+  | { id: number; page: { events: RecordedEvent[]; reached: number } }
+  | { id: number; error: string };
+
+export interface LogPages {
+  /** As EventStore.readAllOf, each event's data opened with the keys `keyFor` gives (`redacted` where one is gone). */
+  readAllOf(
+    after: number,
+    limit: number,
+    types: ReadonlySet<string>,
+    keyFor: (userId: string) => Promise<Buffer | null>,
+  ): Promise<{ events: RecordedEvent[]; reached: number }>;
+  /** False once the worker stopped (it failed): readers go back to their own thread. */
+  readonly working: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker runs compiled code: the build's file beside this one, or, when this module runs as TypeScript (the test
+ * runner, after `npm run build`), the build's copy of it.
+ */
+const WORKER_FILE = __filename.endsWith('.ts')
+  ? path.resolve(__dirname, '../../dist/services/eventstore/log-pages-worker.js')
+  : path.join(__dirname, 'log-pages-worker.js');
+
+/**
+ * Null where the worker's code is not built (a TypeScript run without a build): callers read on their own thread.
+ * The worker starts with the first page asked for; should it stop, what it was asked fails.
+ */
+export function logPagesOffThread(file: string): LogPages | null {
+  if (!existsSync(WORKER_FILE)) return null;
+  let worker: Worker | null = null;
+  let ended: string | null = null;
+  let nextId = 0;
+  const calls = new Map<number, Call>();
+  const stopped = (reason: string) => {
+    ended ??= reason;
+    worker = null;
+    for (const call of calls.values()) call.reject(new Error(`log pages worker stopped: ${reason}`));
+    calls.clear();
+  };
+  const answer = (message: FromWorker) => {
+    const call = calls.get(message.id);
+    if (!call) return;
+    if ('need' in message) {
+      void Promise.all(message.need.map(async (user) => [user, await call.keyFor(user)] as [string, Buffer | null])).then(
+        (keys) => worker?.postMessage({ op: 'keys', id: message.id, keys } satisfies ToWorker),
+        (error: Error) => {
+          calls.delete(message.id);
+          call.reject(error);
+        },
+      );
+      return;
+    }
+    calls.delete(message.id);
+    if ('error' in message) return call.reject(new Error(message.error));
+    const { events, reached } = message.page;
+    for (const e of events) if (!e.redacted) e.data = JSON.parse(e.data as string);
+    call.resolve({ events, reached });
+  };
+  const started = (): Worker => {
+    if (worker) return worker;
+    const w = new Worker(WORKER_FILE, { workerData: { file } });
+    w.unref();
+    w.on('error', (error) => stopped(error.message));
+    w.on('exit', (code) => stopped(`exit ${code}`));
+    w.on('message', answer);
+    return (worker = w);
+  };
+
+  return {
+    get working() {
+      return ended === null;
+    },
+    readAllOf(after, limit, types, keyFor) {
+      return new Promise((resolve, reject) => {
+        if (ended) return reject(new Error(`log pages worker stopped: ${ended}`));
+        const id = nextId++;
+        calls.set(id, { keyFor, resolve, reject });
+        started().postMessage({ op: 'read', id, after, limit, types: [...types] } satisfies ToWorker);
+      });
+    },
+    async close() {
+      const w = worker;
+      stopped('closed');
+      await w?.terminate();
+    },
+  };
+}
+
+interface Call {
+  keyFor: (userId: string) => Promise<Buffer | null>;
+  resolve: (page: { events: RecordedEvent[]; reached: number }) => void;
+  reject: (error: Error) => void;
+}

@@ -1,0 +1,103 @@
+/**
+ * Catch-up pages read and opened on a worker thread (log-pages.ts) give exactly what the same read gives on the main
+ * thread: the same events, opened with the main thread's keys (two layers, none, redacted once a key is destroyed),
+ * upcast, filtered by type, ending at the same position. Runs the built worker (`npm test` builds first).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { decodingEventStore, historyStore } from '../../services/eventstore/decoding-event-store';
+import type { EventStore, NewEvent } from '../../services/eventstore/event-store.port';
+import { logPagesOffThread, type LogPages } from '../../services/eventstore/log-pages';
+import type { UserKeys } from '../../services/eventstore/user-keys';
+import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
+import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+import type { ReadStore } from '../../services/readstore/read-store.port';
+
+const ada = randomUUID();
+const bob = randomUUID();
+
+function event(type: string, data: unknown, userId: string | null, schemaVersion = 1): NewEvent {
+  return {
+    id: randomUUID(), type, data,
+    metadata: { userId, correlationId: 'c', causationId: 'c', occurredAt: new Date().toISOString(), schemaVersion },
+  };
+}
+
+let file: string;
+let raw: EventStore;
+let store: ReadStore;
+let pages: LogPages | null;
+let offThread: { events: EventStore; keys: UserKeys };
+/** Pages the worker was asked for through `offThread`. */
+let trips: number;
+
+beforeEach(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'log-pages-'));
+  file = path.join(dir, 'events.sqlite');
+  raw = await openSqliteEventStore(file);
+  store = await openEmbeddedReadStore(path.join(dir, 'read.sqlite'));
+  pages = logPagesOffThread(file);
+  const history = historyStore(raw, store);
+  trips = 0;
+  const counted: LogPages = {
+    get working() {
+      return pages!.working;
+    },
+    readAllOf: (...args) => (trips++, pages!.readAllOf(...args)),
+    close: () => pages!.close(),
+  };
+  offThread = { events: decodingEventStore(raw, history.codec, { pages: counted, keys: history.keys }), keys: history.keys };
+  await history.events.append('s-1', [
+    event('event.created', { id: randomUUID(), title: 'v1, upcast on read', createdBy: ada }, ada),
+    event('event.updated', { id: randomUUID(), title: 'Ada\'s, answered by Bob', createdBy: ada, taskId: null, goalId: null }, bob, 2),
+    event('thing.noted', { note: 'nobody\'s' }, null),
+    event('thing.noted', { note: 'Bob only' }, bob),
+  ], 'no_stream');
+  await history.events.append('s-2', [event('other.type', { n: 1 }, ada), event('thing.noted', { note: 'last' }, ada)], 'no_stream');
+});
+afterEach(async () => {
+  await offThread.events.close(); // its worker, and the log
+  await store.close();
+});
+
+const types = new Set(['event.created', 'event.updated', 'thing.noted']);
+
+it('gives what the main thread reads, opened with the keys it asks the main thread for', async () => {
+  expect(pages).not.toBeNull(); // the build's worker exists
+  const asked: string[] = [];
+  const keys = historyStore(raw, store).keys;
+  const page = await pages!.readAllOf(0, 100, types, (user) => (asked.push(user), keys.forReading(user)));
+  expect(new Set(asked)).toEqual(new Set([ada, bob]));
+
+  const onMain = await historyStore(raw, store).events.readAllOf!(0, 6, types);
+  const read = await offThread.events.readAllOf!(0, 6, types);
+  expect(read).toStrictEqual(onMain);
+  expect(read.events.map((e) => e.type)).toEqual(['event.created', 'event.updated', 'thing.noted', 'thing.noted', 'thing.noted']);
+  expect(read.events[0]).toMatchObject({ data: { title: 'v1, upcast on read', taskId: null, goalId: null }, metadata: { schemaVersion: 2 } });
+  expect(read.events[3].data).toEqual({ note: 'Bob only' });
+  expect(page.events.map((e) => e.position)).toEqual(read.events.map((e) => e.position));
+
+  const window = await offThread.events.readAllOf!(2, 3, types);
+  expect(window).toStrictEqual(await historyStore(raw, store).events.readAllOf!(2, 3, types));
+  expect(window.reached).toBe(5);
+  expect(trips).toBe(2);
+  await offThread.events.readAllOf!(4, 3, types); // less than a page left: read on this thread
+  expect(trips).toBe(2);
+});
+
+it('redacts what a destroyed key sealed, in either layer, as the main thread does', async () => {
+  await offThread.keys.destroy(ada);
+  const read = await offThread.events.readAllOf!(0, 6, types);
+  expect(trips).toBe(1);
+  expect(read).toStrictEqual(await historyStore(raw, store).events.readAllOf!(0, 6, types));
+  expect(read.events.map((e) => e.redacted ?? null)).toEqual(['erased', 'erased', null, null, 'erased']);
+  expect(read.events[3].data).toEqual({ note: 'Bob only' });
+});
+
+it('once closed, the worker answers nothing and says it stopped', async () => {
+  await pages!.close();
+  expect(pages!.working).toBe(false);
+  await expect(pages!.readAllOf(0, 10, types, async () => null)).rejects.toThrow(/stopped/);
+});
