@@ -5,10 +5,7 @@
  * projection instead made a full rebuild cost as many log scans as there are projections.
  */
 import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
-import type { ReadStore } from '../services/readstore/read-store.port';
-
-/** The read store a batch's writes go through. */
-export type Grouped = Pick<ReadStore, 'collection'>;
+import type { Grouped, ReadStore } from '../services/readstore/read-store.port';
 
 /** Events read per page: one transaction per page. */
 export const CATCH_UP_PAGE = 500;

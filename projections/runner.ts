@@ -7,8 +7,8 @@
 import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
 import { followLog, type LogFollower } from '../services/eventstore/follow-log';
-import { catchUpTogether, type Grouped, type Page } from './catch-up';
-import type { ReadStore } from '../services/readstore/read-store.port';
+import { catchUpTogether, type Page } from './catch-up';
+import type { Grouped, ReadStore } from '../services/readstore/read-store.port';
 import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';

@@ -60,6 +60,9 @@ export interface ReadStore {
    * made through `collection` meanwhile resolve once committed, as always. Absent where writes are durable one by one
    * (MongoDB).
    */
-  batch?<R>(work: (grouped: Pick<ReadStore, 'collection'>) => Promise<R>): Promise<R>;
+  batch?<R>(work: (grouped: Grouped) => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }
+
+/** The store a batch's writes go through (ReadStore.batch). */
+export type Grouped = Pick<ReadStore, 'collection'>;
