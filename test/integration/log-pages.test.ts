@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { catchUpTogether, type CatchingUp } from '../../projections/catch-up';
 import { decodingEventStore, historyStore } from '../../services/eventstore/decoding-event-store';
 import type { EventStore, NewEvent } from '../../services/eventstore/event-store.port';
 import { logPagesOffThread, type LogPages } from '../../services/eventstore/log-pages';
@@ -100,4 +101,21 @@ it('once closed, the worker answers nothing and says it stopped', async () => {
   await pages!.close();
   expect(pages!.working).toBe(false);
   await expect(pages!.readAllOf(0, 10, types, async () => null)).rejects.toThrow(/stopped/);
+});
+
+it('a catch-up far behind reads its pages through the worker, one after another, each event once and in order', async () => {
+  const batch: NewEvent[] = [];
+  for (let i = 0; i < 1300; i++) batch.push(event('thing.noted', { n: i }, i % 2 ? ada : bob));
+  for (let i = 0; i < batch.length; i += 100) await historyStore(raw, store).events.append(`many-${i}`, batch.slice(i, i + 100), 'no_stream');
+  const seen: number[] = [];
+  const follower: CatchingUp = {
+    position: 0,
+    handles: new Set(['thing.noted']),
+    stopped: false,
+    applyPage: async (page) => void seen.push(...page.events.filter((e) => e.data && (e.data as { n?: number }).n !== undefined).map((e) => (e.data as { n: number }).n)),
+    pageApplied: async () => undefined,
+  };
+  await catchUpTogether(offThread.events, store, [follower]);
+  expect(trips).toBeGreaterThanOrEqual(2); // 1,306 events: two full pages off the thread, the rest on it
+  expect(seen.slice(-1300)).toEqual(batch.map((e) => (e.data as { n: number }).n));
 });
