@@ -13,7 +13,7 @@ import type { FromWorker, ToWorker } from './log-pages';
 const port = parentPort!;
 const db = new Database((workerData as { file: string }).file, { readonly: true, fileMustExist: true });
 const log = sqliteLogReader(db);
-const keysArrived = new Map<number, (keys: Array<[string, Uint8Array | null]>) => void>();
+const keysArrived = new Map<number, (keys: Array<[string, Uint8Array | null]> | null) => void>();
 
 interface Opening {
   row: Row;
@@ -43,8 +43,8 @@ function peel(events: Opening[], keys: Map<string, Buffer | null>): Set<string> 
 }
 
 const askKeys = (id: number, users: string[]) =>
-  new Promise<Array<[string, Uint8Array | null]>>((resolve) => {
-    keysArrived.set(id, resolve);
+  new Promise<Array<[string, Uint8Array | null]>>((resolve, reject) => {
+    keysArrived.set(id, (keys) => (keys ? resolve(keys) : reject(new Error('the keys could not be read'))));
     port.postMessage({ id, need: users } satisfies FromWorker);
   });
 

@@ -12,7 +12,8 @@ import type { RecordedEvent } from './event-store.port';
 
 export type ToWorker =
   | { op: 'read'; id: number; after: number; limit: number; types: string[] }
-  | { op: 'keys'; id: number; keys: Array<[string, Uint8Array | null]> };
+  /** The keys asked for; null when they could not be read (the page fails). */
+  | { op: 'keys'; id: number; keys: Array<[string, Uint8Array | null]> | null };
 
 export type FromWorker =
   | { id: number; need: string[] }
@@ -30,6 +31,8 @@ export interface LogPages {
   ): Promise<{ events: RecordedEvent[]; reached: number }>;
   /** False once the worker stopped (it failed): readers go back to their own thread. */
   readonly working: boolean;
+  /** Whether a worker thread is up now (it is between catch-ups only while IDLE_MS have not passed). */
+  readonly running: boolean;
   close(): Promise<void>;
 }
 
@@ -37,25 +40,42 @@ export interface LogPages {
  * The worker runs compiled code: the build's file beside this one, or, when this module runs as TypeScript (the test
  * runner, after `npm run build`), the build's copy of it.
  */
+/** A worker asked for nothing this long stops; the next page starts another. */
+const IDLE_MS = 5000;
+
 const WORKER_FILE = __filename.endsWith('.ts')
   ? path.resolve(__dirname, '../../dist/services/eventstore/log-pages-worker.js')
   : path.join(__dirname, 'log-pages-worker.js');
 
 /**
  * Null where the worker's code is not built (a TypeScript run without a build): callers read on their own thread.
- * The worker starts with the first page asked for; should it stop, what it was asked fails.
+ * The worker starts with the first page asked for and stops once none was asked for IDLE_MS (a catch-up ended), so
+ * that a process at the head keeps no thread, heap and SQLite cache for it. Should it fail, what it was asked fails.
  */
-export function logPagesOffThread(file: string): LogPages | null {
+export function logPagesOffThread(file: string, idleMs = IDLE_MS): LogPages | null {
   if (!existsSync(WORKER_FILE)) return null;
   let worker: Worker | null = null;
   let ended: string | null = null;
   let nextId = 0;
   const calls = new Map<number, Call>();
+  let idle: NodeJS.Timeout | null = null;
   const stopped = (reason: string) => {
     ended ??= reason;
     worker = null;
     for (const call of calls.values()) call.reject(new Error(`log pages worker stopped: ${reason}`));
     calls.clear();
+  };
+  const retire = () => {
+    const w = worker;
+    worker = null;
+    w?.removeAllListeners();
+    void w?.terminate();
+  };
+  const settled = (id: number) => {
+    calls.delete(id);
+    if (calls.size > 0 || !worker) return;
+    idle = setTimeout(retire, idleMs);
+    idle.unref();
   };
   const answer = (message: FromWorker) => {
     const call = calls.get(message.id);
@@ -64,13 +84,14 @@ export function logPagesOffThread(file: string): LogPages | null {
       void Promise.all(message.need.map(async (user) => [user, await call.keyFor(user)] as [string, Buffer | null])).then(
         (keys) => worker?.postMessage({ op: 'keys', id: message.id, keys } satisfies ToWorker),
         (error: Error) => {
-          calls.delete(message.id);
+          worker?.postMessage({ op: 'keys', id: message.id, keys: null } satisfies ToWorker);
+          settled(message.id);
           call.reject(error);
         },
       );
       return;
     }
-    calls.delete(message.id);
+    settled(message.id);
     if ('error' in message) return call.reject(new Error(message.error));
     const { events, reached } = message.page;
     for (const e of events) if (!e.redacted) e.data = JSON.parse(e.data as string);
@@ -90,15 +111,21 @@ export function logPagesOffThread(file: string): LogPages | null {
     get working() {
       return ended === null;
     },
+    get running() {
+      return worker !== null;
+    },
     readAllOf(after, limit, types, keyFor) {
       return new Promise((resolve, reject) => {
         if (ended) return reject(new Error(`log pages worker stopped: ${ended}`));
+        if (idle) clearTimeout(idle);
+        idle = null;
         const id = nextId++;
         calls.set(id, { keyFor, resolve, reject });
         started().postMessage({ op: 'read', id, after, limit, types: [...types] } satisfies ToWorker);
       });
     },
     async close() {
+      if (idle) clearTimeout(idle);
       const w = worker;
       stopped('closed');
       await w?.terminate();

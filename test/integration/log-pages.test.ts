@@ -46,6 +46,9 @@ beforeEach(async () => {
     get working() {
       return pages!.working;
     },
+    get running() {
+      return pages!.running;
+    },
     readAllOf: (...args) => (trips++, pages!.readAllOf(...args)),
     close: () => pages!.close(),
   };
@@ -118,4 +121,20 @@ it('a catch-up far behind reads its pages through the worker, one after another,
   await catchUpTogether(offThread.events, store, [follower]);
   expect(trips).toBeGreaterThanOrEqual(2); // 1,306 events: two full pages off the thread, the rest on it
   expect(seen.slice(-1300)).toEqual(batch.map((e) => (e.data as { n: number }).n));
+});
+
+it('a worker asked for nothing a while stops, and the next page starts another', async () => {
+  const quick = logPagesOffThread(file, 50)!;
+  try {
+    const keys = historyStore(raw, store).keys;
+    const read = () => quick.readAllOf(0, 6, types, (user) => keys.forReading(user));
+    const first = await read();
+    expect(quick.running).toBe(true);
+    for (let i = 0; i < 100 && quick.running; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(quick.running).toBe(false);
+    expect(await read()).toStrictEqual(first);
+    expect(quick.working).toBe(true);
+  } finally {
+    await quick.close();
+  }
 });
