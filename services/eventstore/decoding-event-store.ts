@@ -81,8 +81,12 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec, offThre
       // Only a full page is worth the trip: a follower at the head reads a few events at a time.
       if (offThread?.pages.working && (await inner.headPosition()) - after >= limit) {
         const read = await offThread.pages.readAllOf(after, limit, wanted, keyFor);
-        recent.passing(read.events);
-        return { events: read.events.map(codec.decodeOpened), reached: read.reached };
+        // The page's keys were asked for before any of it was decoded: it ends at an erasure, and what follows is
+        // read again once decoding the erasure made this process forget the erased user's key.
+        const erasure = read.events.findIndex((e) => e.type === 'user.erased');
+        const events = erasure === -1 ? read.events : read.events.slice(0, erasure + 1);
+        recent.passing(events);
+        return { events: events.map(codec.decodeOpened), reached: erasure === -1 ? read.reached : events[erasure].position };
       }
       if (inner.readAllOf) {
         const read = await inner.readAllOf(after, limit, wanted);

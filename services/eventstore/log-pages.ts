@@ -36,13 +36,13 @@ export interface LogPages {
   close(): Promise<void>;
 }
 
+/** A worker asked for nothing this long stops; the next page starts another. */
+const IDLE_MS = 5000;
+
 /**
  * The worker runs compiled code: the build's file beside this one, or, when this module runs as TypeScript (the test
  * runner, after `npm run build`), the build's copy of it.
  */
-/** A worker asked for nothing this long stops; the next page starts another. */
-const IDLE_MS = 5000;
-
 const WORKER_FILE = __filename.endsWith('.ts')
   ? path.resolve(__dirname, '../../dist/services/eventstore/log-pages-worker.js')
   : path.join(__dirname, 'log-pages-worker.js');

@@ -138,3 +138,20 @@ it('a worker asked for nothing a while stops, and the next page starts another',
     await quick.close();
   }
 });
+
+it('a page ends at an erasure: what follows is opened with the keys as decoding the erasure left them', async () => {
+  // offThread's keys hold Ada's, cached when her events were appended; another process erases her meanwhile.
+  await historyStore(raw, store).keys.destroy(ada);
+  const writer = historyStore(raw, store);
+  await raw.append('erasure', [event('user.erased', { userId: ada, erasedAt: 'now' }, null)], 'no_stream');
+  await offThread.events.append('late', [event('thing.noted', { note: 'sealed under her stale key', createdBy: ada }, bob)], 'no_stream');
+  const wanted = new Set(['thing.noted']);
+  const first = await offThread.events.readAllOf!(6, 2, wanted);
+  expect(first.events.map((e) => e.type)).toEqual(['user.erased']);
+  expect(first.reached).toBe(7);
+  const second = await offThread.events.readAllOf!(7, 1, wanted);
+  expect(second.events).toHaveLength(1);
+  expect(second.events[0]).toMatchObject({ data: null, redacted: 'erased' });
+  expect(await writer.events.readAllOf!(7, 1, wanted)).toStrictEqual(second);
+  expect(trips).toBe(2);
+});
