@@ -2,7 +2,8 @@
  * Rebuild rate into the embedded read models: a log of BENCH_REBUILD_EVENTS events (default 100,000) is seeded
  * straight into the SQLite event store, sealed as the service seals them; then each projection is built alone from
  * position 0 into a fresh read store (as `projections rebuild` does) until it is switched active, and finally all of
- * them at once, as a cold start on that log does. Events per second = log head / seconds to the switch.
+ * them at once, as a cold start on that log does. The log is read as the service reads it: pages read and opened on
+ * a worker thread (services/eventstore/log-pages.ts). Events per second = log head / seconds to the switch.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
