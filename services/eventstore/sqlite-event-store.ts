@@ -114,6 +114,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     const info = sql.insert.run(position, streamKey(streamId), revision, encodeId(e.id), log.typeId(e.type), JSON.stringify(e.data ?? null), ...meta.columns, meta.extra);
     return Number(info.lastInsertRowid);
   };
+  // Not `log.toRecorded` passed to map: its second parameter is the data, and map would pass the index there.
   const toRecorded = (row: Row) => log.toRecorded(row);
 
   migrate(db, insert);
