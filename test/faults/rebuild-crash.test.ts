@@ -50,20 +50,34 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
   }
 }
 
-/** Keeps writing events for one user, through kills and restarts; a write counts as made only once answered 201. */
+/**
+ * Keeps writing events for one user, through kills and restarts; a write counts as made only once answered 201. It
+ * writes until it has `allowed` acknowledged writes, then waits for `allow` to raise the bound: a writer that finished
+ * before the kill could otherwise never show writes made after the switch.
+ */
 function writer(user: Client, tag: string) {
   const acked: string[] = [];
+  let allowed = WRITES_PER_USER;
   let sent = 0;
   let stop = false;
   const done = (async () => {
-    while (!stop && acked.length < WRITES_PER_USER) {
+    while (!stop) {
+      if (acked.length >= allowed) {
+        await new Promise((r) => setTimeout(r, 25));
+        continue;
+      }
       const body = eventBody(WEEK, sent++, tag); // a new title each time: one whose answer was lost may be there
       const res = await user.call('POST', '/events', body).catch(() => null);
       if (res?.status === 201) acked.push(body.title);
       if (!res) await new Promise((r) => setTimeout(r, 50)); // the service is down
     }
   })();
-  return { acked, sent: () => sent, finish: () => ((stop = true), done) };
+  return {
+    acked,
+    sent: () => sent,
+    allow: (more: number) => void (allowed = acked.length + more),
+    finish: () => ((stop = true), done),
+  };
 }
 
 it('resumes a rebuild killed half-way in the same storage, switches, and keeps every acknowledged write', async () => {
@@ -96,6 +110,7 @@ it('resumes a rebuild killed half-way in the same storage, switches, and keeps e
     });
     await killed(child);
     const ackedBeforeKill = writers.map((w) => w.acked.length);
+    for (const w of writers) w.allow(20); // each event takes a new half-hour of the week: 336 fit
 
     child = await startChild(dataDir, port, { ADMIN_TOKEN });
     const resumed = await report();
