@@ -155,7 +155,7 @@ export const insightsProjection = projection({
     users: { indexes: [] },
     spaces: { indexes: [] },
     events: { indexes: [['userId', '_recurring', '_startMs']] },
-    weeks: { indexes: [['userId', 'week']] },
+    weeks: { indexes: [['userId', 'week']], coalesce: true }, // rewritten by each of a person's events
     routines: { indexes: [['userId']] },
     periodDays: { indexes: [] },
   },

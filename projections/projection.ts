@@ -12,8 +12,11 @@ export type ProjectionDocs = <T extends Doc = Doc>(logical: string) => Collectio
 export interface Projection {
   name: string;
   version: number;
-  /** Logical collection names, each with the indexes its queries need. */
-  collections: Record<string, { indexes: string[][] }>;
+  /**
+   * Logical collection names, each with the indexes its queries need. `coalesce`: documents rewritten many times
+   * within a catch-up page are written once per page (coalescing-docs.ts).
+   */
+  collections: Record<string, { indexes: string[][]; coalesce?: boolean }>;
   handles: readonly string[];
   apply(event: RecordedEvent, docs: ProjectionDocs): Promise<void>;
 }

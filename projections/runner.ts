@@ -9,6 +9,7 @@ import type { EventStore, RecordedEvent } from '../services/eventstore/event-sto
 import { followLog, type LogFollower } from '../services/eventstore/follow-log';
 import { catchUpTogether, type Page } from './catch-up';
 import type { Grouped, ReadStore } from '../services/readstore/read-store.port';
+import { coalescing } from './coalescing-docs';
 import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
@@ -38,6 +39,7 @@ class Follower {
     private readonly log: Logger,
   ) {
     this.handles = new Set(def.handles);
+    this.coalesced = new Set(Object.entries(def.collections).filter(([, c]) => c.coalesce).map(([logical]) => logical));
     this.docs = this.docsIn(store);
   }
 
@@ -48,6 +50,7 @@ class Follower {
   }
 
   readonly handles: ReadonlySet<string>;
+  private readonly coalesced: ReadonlySet<string>;
 
   /** Declares the storage's indexes and reads its checkpoint; `follow` then runs it. */
   async prepare(): Promise<void> {
@@ -80,9 +83,10 @@ class Follower {
    * end: a batch of the read store runs it, so documents and checkpoint are committed together.
    */
   applyPage(page: Page, grouped: Grouped): Promise<void> {
-    const docs = this.docsIn(grouped);
+    const { docs, flush } = coalescing(this.docsIn(grouped), this.coalesced);
     this.applying = (async () => {
       for (const e of page.events) if (e.position > this.position && this.handles.has(e.type)) await this.applyOrDeadLetter(e, docs);
+      await flush();
       if (!this.stopping) await grouped.collection(CHECKPOINTS).put(this.checkpointDoc(page.reached));
     })();
     return this.applying;

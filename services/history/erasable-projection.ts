@@ -80,7 +80,7 @@ export function erasable(p: Projection, store: ReadStore): Projection {
   const erasures = store.collection<Tombstone>(ERASURES);
   // `user.erased` finds a user's documents by their stamps.
   const collections = Object.fromEntries(
-    Object.entries(p.collections).map(([name, { indexes }]) => [name, { indexes: [...indexes, ['_owner'], ['_author']] }]),
+    Object.entries(p.collections).map(([name, c]) => [name, { ...c, indexes: [...c.indexes, ['_owner'], ['_author']] }]),
   );
   return {
     ...p,
