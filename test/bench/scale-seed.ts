@@ -58,9 +58,15 @@ function envelope(type: string, data: unknown, userId: string, spaceId: string, 
   };
 }
 
-/** Buffers appends per stream and writes them in batches. */
+/**
+ * Buffers events as they are made and writes them BATCH at a time, one append per stream (keeping each stream's
+ * order) all issued at once, so that the store commits them together: the log interleaves the calendars about as
+ * many users writing at once would, a few events of each in every page of it. (Appending each stream's events in
+ * long runs instead made every page of the log one calendar's, which flattered the projections' indexes.)
+ */
 class Writer {
-  private readonly pending = new Map<string, NewEvent[]>();
+  private pending = new Map<string, NewEvent[]>();
+  private buffered = 0;
   count = 0;
   constructor(private readonly store: EventStore) {}
 
@@ -69,15 +75,14 @@ class Writer {
     list.push(event);
     this.pending.set(stream, list);
     this.count++;
-    if (list.length >= BATCH) await this.flush(stream);
+    if (++this.buffered >= BATCH) await this.flush();
   }
 
-  async flush(stream?: string): Promise<void> {
-    for (const name of stream ? [stream] : [...this.pending.keys()]) {
-      const list = this.pending.get(name);
-      this.pending.delete(name);
-      if (list?.length) await this.store.append(name, list, 'any');
-    }
+  async flush(): Promise<void> {
+    const streams = [...this.pending];
+    this.pending = new Map();
+    this.buffered = 0;
+    await Promise.all(streams.map(([name, list]) => this.store.append(name, list, 'any')));
   }
 }
 
