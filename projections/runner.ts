@@ -9,12 +9,16 @@ import type { EventStore, RecordedEvent } from '../services/eventstore/event-sto
 import { followLog, type LogFollower } from '../services/eventstore/follow-log';
 import { catchUpTogether, type Page } from './catch-up';
 import type { Grouped, ReadStore } from '../services/readstore/read-store.port';
+import { StoreUnavailable } from '../services/errors';
 import { coalescing } from './coalescing-docs';
 import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
 
 const CHECKPOINT_EVERY_MS = 20;
+/** Pauses before a checkpoint that could not be saved is tried again. */
+const CHECKPOINT_RETRY_FIRST_MS = 500;
+const CHECKPOINT_RETRY_LONGEST_MS = 5_000;
 const REGISTRY_POLL_MS = 1000;
 /** Attempts at applying one event before it is dead-lettered (a failing store gets a moment to recover). */
 const APPLY_ATTEMPTS = 3;
@@ -29,6 +33,7 @@ class Follower {
   private flushTimer: NodeJS.Timeout | null = null;
   private saved = 0;
   private flushing: Promise<void> = Promise.resolve();
+  private retryPause = CHECKPOINT_RETRY_FIRST_MS;
 
   constructor(
     readonly def: Projection,
@@ -106,13 +111,16 @@ class Follower {
   /**
    * Applies one event, or records it as a dead letter once it failed every attempt, so the projection moves on. If
    * even the record cannot be written (the store is down), the error ends the subscription, which resumes from this
-   * same event: the checkpoint never passes an event that was neither applied nor recorded.
+   * same event: the checkpoint never passes an event that was neither applied nor recorded. A store that cannot be
+   * reached says nothing against the event: that error ends the subscription at once, and the event is applied once
+   * the store answers again (dead-lettered, it would be missing from the read model for good).
    */
   private async applyOrDeadLetter(e: RecordedEvent, docs = this.docs): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.def.apply(e, docs);
       } catch (err) {
+        if (err instanceof StoreUnavailable) throw err;
         if (attempt < APPLY_ATTEMPTS) {
           await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS * attempt));
           continue;
@@ -124,14 +132,23 @@ class Follower {
     }
   }
 
-  private scheduleCheckpoint(): void {
-    if (this.flushTimer) return;
+  /**
+   * Saves the checkpoint soon. One that could not be saved is tried again after a growing pause, with or without a
+   * new event: other processes read it (their /readyz, a write waiting to be visible) and a restart starts from it.
+   */
+  private scheduleCheckpoint(after = CHECKPOINT_EVERY_MS): void {
+    if (this.flushTimer || this.stopping) return;
     this.flushTimer = setTimeout(() => {
-      this.flush().catch((err) => {
-        this.flushing = Promise.resolve(); // the next flush retries
-        this.log.warn({ err, projection: this.key }, 'checkpoint not saved; will retry');
-      });
-    }, CHECKPOINT_EVERY_MS);
+      this.flush().then(
+        () => void (this.retryPause = CHECKPOINT_RETRY_FIRST_MS),
+        (err) => {
+          this.flushing = Promise.resolve();
+          this.log.warn({ err, projection: this.key, retryInMs: this.retryPause }, 'checkpoint not saved; will retry');
+          this.scheduleCheckpoint(this.retryPause);
+          this.retryPause = Math.min(this.retryPause * 2, CHECKPOINT_RETRY_LONGEST_MS);
+        },
+      );
+    }, after);
   }
 
   /** Saves the checkpoint; flushes never overlap, so a checkpoint write is never overtaken by an older one. */

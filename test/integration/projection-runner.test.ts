@@ -8,6 +8,7 @@ import { ReadModels } from '../../projections/read-models';
 import type { EventStore } from '../../services/eventstore/event-store.port';
 import type { Doc, ReadStore } from '../../services/readstore/read-store.port';
 import { addProjectionMetrics, Metrics } from '../../services/http/metrics';
+import { StoreUnavailable } from '../../services/errors';
 import { newId } from '../../services/ids';
 import { useEmbeddedStores } from '../support/embedded-stores';
 
@@ -209,6 +210,40 @@ describe('projection runner', () => {
     expect((await (await readers.docs('ahead'))('counts').get('s-0'))?.n).toBe(afterMid);
   });
 
+  it('saves a checkpoint it could not save once the store answers again, with no new event (a store without batches)', async () => {
+    let down = false;
+    // Without `batch`, as on MongoDB: each follower saves its checkpoint on its own.
+    const { batch: _batch, ...unbatched } = store as ReadStore & { batch?: unknown };
+    const flaky: ReadStore = {
+      ...unbatched,
+      collection: <T extends Doc = Doc>(name: string) => {
+        const c = store.collection<T>(name);
+        return name !== CHECKPOINTS ? c : { ...c, put: (doc: T) => (down ? Promise.reject(new Error('store down')) : c.put(doc)) };
+      },
+    };
+    const watermarks = new Watermarks(flaky, true);
+    const runner = new ProjectionRunner(events, flaky, [counter(1)], watermarks, log);
+    await runner.start();
+    try {
+      const first = await append('s-1', 'one');
+      expect(await watermarks.waitFor(['counter'], first.position, 10_000)).toBe(true);
+      const key = (await store.collection(REGISTRY).get('counter'))!.active as string;
+      const saved = async () => ((await store.collection(CHECKPOINTS).get(key))?.position as number | undefined) ?? 0;
+      await until(async () => (await saved()) === first.position);
+      down = true;
+      const last = await append('s-1', 'two');
+      const docs = await new ReadModels(store, watermarks).docs('counter');
+      await until(async () => (await docs('counts').get('s-1'))?.n === 2); // applied, its checkpoint refused
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await saved()).toBe(first.position);
+      down = false;
+      await until(async () => (await saved()) === last.position);
+    } finally {
+      down = false;
+      await runner.stop();
+    }
+  });
+
   describe('a projection that cannot apply an event', () => {
     /** Counts `thing.happened`, and throws on the one titled "poison" (as a projection bug would). */
     const fragile = projection({
@@ -280,6 +315,34 @@ describe('projection runner', () => {
       expect(await watermarks.waitFor(['counter'], last.position, 10_000)).toBe(true);
       await runner.stop();
       expect(await store.collection(DEAD_LETTERS).count({})).toBe(1);
+    });
+
+    it('does not dead-letter an event whose store could not be reached: it waits there and applies it once the store answers', async () => {
+      let down = false;
+      const throughOutage = projection({
+        ...counter(1),
+        async apply(e, docs) {
+          if (down) throw new StoreUnavailable('the read store', 'no answer within 10000 ms');
+          await counter(1).apply(e, docs);
+        },
+      });
+      const watermarks = new Watermarks(store, true);
+      const runner = new ProjectionRunner(events, store, [throughOutage], watermarks, log);
+      await runner.start();
+      try {
+        const before = await append('s-1', 'one');
+        expect(await watermarks.waitFor(['counter'], before.position, 10_000)).toBe(true);
+        down = true;
+        const during = await append('s-1', 'two');
+        expect(await watermarks.waitFor(['counter'], during.position, 1_500)).toBe(false); // held there, not passed
+        down = false;
+        expect(await watermarks.waitFor(['counter'], during.position, 10_000)).toBe(true);
+      } finally {
+        await runner.stop();
+      }
+      expect(await store.collection(DEAD_LETTERS).count({})).toBe(0);
+      const docs = await new ReadModels(store, watermarks).docs('counter');
+      expect((await docs('counts').get('s-1'))?.n).toBe(2);
     });
 
     it('reports a stuck projection by the age of the oldest event it has not applied, naming it', async () => {
