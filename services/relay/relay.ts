@@ -22,6 +22,9 @@ export const busMessage = (e: RecordedEvent): BusMessage => ({
 const MAX_BATCH = 500;
 /** Events arriving within this window go to the bus together. */
 const BATCH_WINDOW_MS = 5;
+/** Pauses before a checkpoint that could not be saved is tried again. */
+const FIRST_SAVE_PAUSE_MS = 500;
+const LONGEST_SAVE_PAUSE_MS = 5_000;
 
 export class Relay {
   private sub: LogFollower | null = null;
@@ -29,6 +32,12 @@ export class Relay {
   private pending: RecordedEvent[] = [];
   private flushing: Promise<void> | null = null;
   private acked = 0;
+  /** The position last saved as the checkpoint, and the save under way. */
+  private saved = 0;
+  private saving: Promise<void> = Promise.resolve();
+  private saveTimer: NodeJS.Timeout | null = null;
+  private savePause = FIRST_SAVE_PAUSE_MS;
+  private stopped = false;
 
   constructor(
     private readonly events: EventStore,
@@ -44,7 +53,7 @@ export class Relay {
 
   async start(): Promise<void> {
     const cp = await this.store.collection('_checkpoints').get(RELAY_CHECKPOINT);
-    this.acked = (cp?.position as number | undefined) ?? 0;
+    this.acked = this.saved = (cp?.position as number | undefined) ?? 0;
     this.queuedUpTo = this.acked;
     const queue = async (e: RecordedEvent) => {
       this.pending.push(e);
@@ -74,13 +83,36 @@ export class Relay {
     }
   }
 
-  /** A checkpoint not saved only means a restart publishes a little again (consumers dedupe): never a failure. */
-  private async saveCheckpoint(): Promise<void> {
-    try {
-      await this.store.collection('_checkpoints').put({ _id: RELAY_CHECKPOINT, position: this.acked, at: new Date().toISOString() });
-    } catch (err) {
-      this.log.warn({ err, position: this.acked }, 'relay checkpoint not saved; the next batch saves a later one');
-    }
+  /**
+   * Saves how far the bus has everything, one save at a time (so a later position is never overwritten by an earlier
+   * one). A save that fails only means a restart publishes a little again (consumers dedupe), but /readyz reads this
+   * checkpoint: it is tried again after a pause until one lands, or the last events before a quiet spell would show
+   * as never relayed for as long as nothing new comes.
+   */
+  private saveCheckpoint(): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      const position = this.acked;
+      if (position <= this.saved) return;
+      try {
+        await this.store.collection('_checkpoints').put({ _id: RELAY_CHECKPOINT, position, at: new Date().toISOString() });
+        this.saved = position;
+        this.savePause = FIRST_SAVE_PAUSE_MS;
+      } catch (err) {
+        this.log.warn({ err, position, retryInMs: this.savePause }, 'relay checkpoint not saved; trying again');
+        this.saveLater();
+      }
+    });
+    return this.saving;
+  }
+
+  private saveLater(): void {
+    if (this.saveTimer || this.stopped) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.saveCheckpoint();
+    }, this.savePause);
+    this.saveTimer.unref();
+    this.savePause = Math.min(this.savePause * 2, LONGEST_SAVE_PAUSE_MS);
   }
 
   private async publishWithRetry(batch: RecordedEvent[]): Promise<void> {
@@ -96,7 +128,10 @@ export class Relay {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
     await this.sub?.stop();
     await this.flushing;
+    await this.saving;
   }
 }

@@ -7,12 +7,21 @@ import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-sto
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
 import { newId } from '../../services/ids';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+import type { Doc, ReadStore } from '../../services/readstore/read-store.port';
 import { historyStore } from '../../services/eventstore/decoding-event-store';
 import { consumeDomainEvents } from '../../services/relay/event-consumer';
 import { Relay } from '../../services/relay/relay';
 
 const meta = { userId: null, correlationId: 'c', causationId: 'c', occurredAt: '2026-11-22T00:00:00Z', schemaVersion: 1 };
 const log = pino({ level: 'silent' });
+
+async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 async function until(check: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -61,6 +70,39 @@ describe('relay: the event log as the outbox', () => {
     for (const stream of ['a-0', 'a-1']) {
       const ns = seen.filter((e) => e.streamId === stream).map((e) => e.revision);
       expect(ns).toEqual([...ns].sort((a, b) => a - b));
+    }
+  });
+
+  it('saves a checkpoint it could not save once the store answers again, with no new event to relay', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'relay-'));
+    const events = await openSqliteEventStore(path.join(dir, 'events.sqlite'));
+    const store = await openEmbeddedReadStore(path.join(dir, 'read.sqlite'));
+    const bus = await openEmbeddedBus(path.join(dir, 'bus.sqlite'));
+    let down = false;
+    const flaky: ReadStore = {
+      ...store,
+      collection: <T extends Doc = Doc>(name: string) => {
+        const c = store.collection<T>(name);
+        return name !== '_checkpoints' ? c : { ...c, put: (doc: T) => (down ? Promise.reject(new Error('store down')) : c.put(doc)) };
+      },
+    };
+    const saved = async () => ((await store.collection('_checkpoints').get('relay'))?.position as number | undefined) ?? 0;
+    const relay = new Relay(events, bus, flaky, 'domain', log);
+    await relay.start();
+    try {
+      const first = await events.append('a', [{ id: newId(), type: 'thing.happened', data: {}, metadata: meta }], 'any');
+      await until(() => relay.position === first.position);
+      await waitFor(async () => (await saved()) === first.position);
+      down = true;
+      const last = await events.append('a', [{ id: newId(), type: 'thing.happened', data: {}, metadata: meta }], 'any');
+      await until(() => relay.position === last.position); // in the bus, its checkpoint refused
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await saved()).toBe(first.position);
+      down = false;
+      await waitFor(async () => (await saved()) === last.position);
+    } finally {
+      await relay.stop();
+      for (const p of [events, store, bus]) await p.close();
     }
   });
 });
