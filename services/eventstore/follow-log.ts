@@ -7,7 +7,11 @@ import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent, Subscription } from './event-store.port';
 
 const FIRST_PAUSE_MS = 100;
-const LONGEST_PAUSE_MS = 30_000;
+/**
+ * A projection whose store cannot be reached ends its subscription here (it never dead-letters for that), so this
+ * bounds how long it stays behind once the store is back; one attempt every few seconds costs an outage nothing.
+ */
+const LONGEST_PAUSE_MS = 5_000;
 
 export interface LogFollower {
   stop(): Promise<void>;

@@ -258,8 +258,8 @@ if (!process.env.KAFKA_BROKERS || !process.env.MONGO_URL) {
       for (const w of writes.filter((x) => !x.id)) expectUnavailable(w.answer!);
       engines.resume('mongo');
 
-      // Parts that failed during the outage retry after pauses that grow up to 30 s (the log followers, kafkajs's
-      // consumers), so coming back may take that long plus a round of work; the last answer says what was still wrong.
+      // Parts that failed during the outage retry after pauses that grow (up to 5 s for the log followers, 10 s for the
+      // bus consumers), so coming back takes that plus a round of work; the last answer says what was still wrong.
       ready = await readyz();
       await until(async () => (ready = await readyz()).body.status === 'ready', RECOVERY_MS, '/readyz ready again').catch((e: Error) => {
         throw new Error(`${e.message}; the last answer: ${ready.status} ${JSON.stringify(ready.body)}`);
