@@ -20,7 +20,8 @@ import { securityHeaders } from './security-headers';
 import { rateLimit } from './rate-limit';
 import { buildOpenApi } from './openapi';
 import type { CredentialResolver } from './principal';
-import { isLiteralPath, keepRawBody, mount, mountMethodNotAllowed, routeKey, type Route } from './route';
+import { dispatcher } from './dispatch';
+import { keepRawBody, operationHandler, routeKey, type Route } from './route';
 
 export { BASE_PATH };
 const MAX_URL = 8192;
@@ -106,11 +107,8 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const served = new Set(options.routes.map((r) => routeKey(r.operation)));
   const unserved = Object.keys(access).filter((row) => !served.has(row));
   if (unserved.length) throw new Error(`access table rows without a route: ${unserved.join(', ')}`);
-  for (const literal of [true, false]) {
-    const paths = (path: string) => isLiteralPath(path) === literal;
-    for (const r of options.routes) if (paths(r.operation.path)) mount(api, deps, r);
-    mountMethodNotAllowed(api, paths);
-  }
+  const operations = options.routes.map((r) => ({ method: r.operation.method, path: r.operation.path, handle: operationHandler(deps, r) }));
+  api.use(dispatcher(operations, Object.keys(access)));
   http.use(BASE_PATH, routePrefix(BASE_PATH), api);
   if (options.pages) http.use(options.pages);
   http.use('/admin', routePrefix('/admin'), express.json({ limit: '16kb' }), adminRouter(app));

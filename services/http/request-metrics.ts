@@ -18,7 +18,8 @@ export const routePrefix = (prefix: string): RequestHandler => (_req, res, next)
 };
 
 function routeOf(req: Request, res: Response): string {
-  const path: unknown = req.route?.path;
+  // The API's dispatcher names the operation's template; express's routes (admin, pages) have req.route.
+  const path: unknown = res.locals.route ?? req.route?.path;
   // A route on several paths (['/openapi.json', '/api/v1/openapi.json']) is labelled with all of them.
   const paths = Array.isArray(path) ? path.filter((p): p is string => typeof p === 'string') : typeof path === 'string' ? [path] : [];
   if (paths.length === 0) return 'unmatched';

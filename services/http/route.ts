@@ -5,7 +5,7 @@
  * X-Calendar-Min-Position and Idempotency-Key (POST), run the handler, wait for the projections to reach
  * the write's position, and answer with X-Calendar-Position.
  */
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Operation } from '../../contracts/operation';
@@ -13,6 +13,7 @@ import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { access } from './access';
 import type { Authenticator } from './auth';
+import type { OperationHandler } from './dispatch';
 import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
 import { etagOfAnswer } from './etag';
@@ -80,7 +81,6 @@ export const keepRawBody = (req: unknown, _res: unknown, buf: Buffer): void => {
 };
 
 export const routeKey = (op: Pick<Operation, 'method' | 'path'>) => `${op.method.toUpperCase()} ${op.path}`;
-const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /** Object bodies refuse fields they do not know, unless declared loose (RFC 6749 token requests ignore them). */
 export const refusesUnknownFields = (schema: z.ZodType): schema is z.ZodObject =>
@@ -163,17 +163,18 @@ function send(res: Response, reply: Reply): void {
   else res.json(reply.body);
 }
 
-export function mount(router: Router, deps: RouteDeps, r: Route): void {
+/** What runs an operation once its path matched (services/http/dispatch.ts). */
+export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
   const key = routeKey(r.operation);
   const rule = access[key];
   if (!rule) throw new Error(`route ${key} has no entry in the access table`);
   const method = r.operation.method;
 
-  router[method](expressPath(r.operation.path), async (req: Request, res: Response, next: NextFunction) => {
+  return async (req, res, next, pathParams) => {
     try {
       const principal = await deps.auth.authorize(req, rule);
       r.gate?.({ header: (name) => req.get(name), rawBody: (req as { rawBody?: Buffer }).rawBody });
-      const params = parse(r.operation.params, req.params, 'path');
+      const params = parse(r.operation.params, pathParams, 'path');
       const query = parse(r.operation.query, req.query, 'query');
       const body = r.operation.body ? parse(r.operation.body, bodyOf(req, r.operation), 'body') : undefined;
       // Every request may ask to see the log up to a position: GETs, and POSTs that read (POST /planner/plan).
@@ -205,7 +206,7 @@ export function mount(router: Router, deps: RouteDeps, r: Route): void {
     } catch (err) {
       next(err);
     }
-  });
+  };
 }
 
 async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> {
@@ -218,22 +219,3 @@ async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> 
   }
   await deps.waitForPosition(Number(raw));
 }
-
-/** Known paths answer other methods with 405 and an Allow header, in the envelope. */
-export function mountMethodNotAllowed(router: Router, paths: (path: string) => boolean): void {
-  const methods = new Map<string, string[]>();
-  for (const key of Object.keys(access)) {
-    const [method, path] = key.split(' ');
-    if (!paths(path)) continue;
-    methods.set(path, [...(methods.get(path) ?? []), method]);
-  }
-  for (const [path, allowed] of methods) {
-    router.all(expressPath(path), (_req: Request, res: Response, next: NextFunction) => {
-      res.setHeader('Allow', allowed.join(', '));
-      next(new ApiError(405, 'method_not_allowed', `Use ${allowed.join(', ')} on this path`));
-    });
-  }
-}
-
-/** True for a path without parameters: such paths are mounted first, so `/webhooks/event-types` is never an id. */
-export const isLiteralPath = (path: string) => !path.includes('{');
