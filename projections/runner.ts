@@ -57,13 +57,21 @@ class Follower {
   readonly handles: ReadonlySet<string>;
   private readonly coalesced: ReadonlySet<string>;
 
-  /** Declares the storage's indexes and reads its checkpoint; `follow` then runs it. */
-  async prepare(): Promise<void> {
-    for (const [logical, { indexes }] of Object.entries(this.def.collections)) {
-      for (const fields of indexes) await this.docs(logical).ensureIndex(fields);
-    }
+  /**
+   * Declares the storage's indexes and reads its checkpoint; `follow` then runs it. Storage being built defers its
+   * indexes to the switch (`declareIndexes`): sorted once, they cost less than kept up at every write.
+   */
+  async prepare(deferIndexes: boolean): Promise<void> {
+    await this.declareIndexes(deferIndexes);
     const cp = await this.store.collection(CHECKPOINTS).get(this.key);
     this.position = this.saved = (cp?.position as number | undefined) ?? 0;
+  }
+
+  /** One index at a time: each build holds the read store once, not the whole set at once. */
+  async declareIndexes(deferred = false): Promise<void> {
+    for (const [logical, { indexes }] of Object.entries(this.def.collections)) {
+      for (const fields of indexes) await this.docs(logical).ensureIndex(fields, { deferred });
+    }
   }
 
   /** Follows the log event by event once `caughtUp` (the catch-up this follower is part of) has ended. */
@@ -314,7 +322,7 @@ export class ProjectionRunner {
     }, this.log);
     (role === 'active' ? this.active : this.building).set(def.name, follower);
     if (role === 'active') this.watermarks.setActive(def.name, key);
-    await follower.prepare();
+    await follower.prepare(role === 'building');
     if (role === 'active') this.watermarks.announce(def.name, follower.position);
     return follower;
   }
@@ -336,6 +344,7 @@ export class ProjectionRunner {
     if (this.building.get(name) !== f) return;
     this.building.delete(name);
     await f.flush();
+    await f.declareIndexes();
     const reg = await this.requireRegistry(name);
     const old = this.active.get(name);
     await this.registry.put({ ...reg, active: f.key, building: null });

@@ -39,6 +39,8 @@ export interface EmbeddedReadStore extends ReadStore {
 interface IndexDef {
   fields: string[];
   unique: boolean;
+  /** Declared deferred and not built yet: its key columns are kept up, its SQLite index is made before a query. */
+  pending?: true;
 }
 
 interface Meta {
@@ -281,7 +283,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   };
 
   const find = (name: string, filter: Filter, findOptions: FindOptions): Doc[] => {
-    const state = states.get(name);
+    const state = queried(name);
     if (!state) return nothingStored(name, 'find', filter, findOptions) && [];
     const parts = splitIn(filter, findOptions, (f) => columnOf(state, f));
     if (!parts) return select(name, state, filter, findOptions);
@@ -290,7 +292,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   };
 
   const count = (name: string, filter: Filter): number => {
-    const state = states.get(name);
+    const state = queried(name);
     if (!state) return nothingStored(name, 'count', filter) && 0;
     const plan = planQuery(filter, {}, (f) => columnOf(state, f));
     if (plan.never) return 0;
@@ -301,7 +303,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   };
 
   const deleteMany = (name: string, filter: Filter): number => {
-    const state = states.get(name);
+    const state = queried(name);
     if (!state) return nothingStored(name, 'deleteMany', filter) && 0;
     const t = tableName(state.table);
     const plan = planQuery(filter, {}, (f) => columnOf(state, f));
@@ -344,27 +346,57 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   const createIndex = db.transaction((name: string, def: IndexDef) => {
     let state = existing(name);
     for (const f of def.fields) if (indexColumn(state, f) === undefined) state = addColumn(state, f);
-    const cols = def.fields.map((f) => indexColumn(state, f));
-    const t = tableName(state.table);
-    const n = state.meta.indexes.length + 1;
-    db.exec(`CREATE INDEX i${state.table}_${n} ON ${t} (${cols.join(', ')})`);
-    // SQLite lets NULLs repeat in a unique index; MongoDB counts a missing field as one null value.
-    if (def.unique) db.exec(`CREATE UNIQUE INDEX u${state.table}_${n} ON ${t} (${cols.map((c) => `ifnull(${c}, X'00')`).join(', ')})`);
     state = { ...state, meta: { ...state.meta, indexes: [...state.meta.indexes, def] } };
+    if (!def.pending) buildIndex(state, state.meta.indexes.length - 1);
     saveMeta(state);
     return state;
   });
 
-  const ensureIndex = (name: string, fields: string[], unique: boolean) => {
+  /** Makes the SQLite index of the collection's index number `i`; the caller saves the meta. */
+  const buildIndex = (state: State, i: number) => {
+    const { fields, unique } = state.meta.indexes[i];
+    const cols = fields.map((f) => indexColumn(state, f));
+    const t = tableName(state.table);
+    db.exec(`CREATE INDEX i${state.table}_${i + 1} ON ${t} (${cols.join(', ')})`);
+    // SQLite lets NULLs repeat in a unique index; MongoDB counts a missing field as one null value.
+    if (unique) db.exec(`CREATE UNIQUE INDEX u${state.table}_${i + 1} ON ${t} (${cols.map((c) => `ifnull(${c}, X'00')`).join(', ')})`);
+  };
+
+  /** Builds deferred indexes (all of the collection's, or number `only`): one sort over the rows there are. */
+  const buildPending = db.transaction((name: string, only?: number) => {
+    const state = states.get(name)!;
+    const indexes = state.meta.indexes.map((def, i) => {
+      if (!def.pending || (only !== undefined && i !== only)) return def;
+      buildIndex(state, i);
+      return { fields: def.fields, unique: def.unique };
+    });
+    const built = { ...state, meta: { ...state.meta, indexes } };
+    saveMeta(built);
+    states.set(name, built);
+  });
+
+  /** The collection's state for a query: deferred indexes are built first, so its plan can use them. */
+  const queried = (name: string): State | undefined => {
+    const state = states.get(name);
+    if (state?.meta.indexes.some((d) => d.pending)) {
+      buildPending(name);
+      return states.get(name);
+    }
+    return state;
+  };
+
+  const ensureIndex = (name: string, fields: string[], unique: boolean, deferred: boolean) => {
     if (fields.length === 0) throw new Error(`${name}: an index needs at least one field`);
     fields.forEach(checkField);
-    const same = states.get(name)?.meta.indexes.find((d) => d.fields.join('\0') === fields.join('\0'));
-    if (same) {
-      if (same.unique === unique) return;
-      throw new Error(`${name}: an index on (${fields.join(', ')}) already exists with other options`);
+    const indexes = states.get(name)?.meta.indexes ?? [];
+    const same = indexes.findIndex((d) => d.fields.join('\0') === fields.join('\0'));
+    if (same !== -1) {
+      if (indexes[same].unique !== unique) throw new Error(`${name}: an index on (${fields.join(', ')}) already exists with other options`);
+      if (indexes[same].pending && !deferred) buildPending(name, same);
+      return;
     }
     try {
-      states.set(name, createIndex(name, { fields: [...fields], unique }));
+      states.set(name, createIndex(name, { fields: [...fields], unique, ...(deferred && !unique ? { pending: true as const } : {}) }));
     } catch (e) {
       loadStates(); // the transaction rolled back; so does what this process holds
       const code = (e as { code?: unknown })?.code;
@@ -457,7 +489,8 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
           cache.delete(state.table, id);
         }),
       deleteMany: (filter) => mutate(() => deleteMany(name, filter)),
-      ensureIndex: (fields, indexOptions = {}) => mutate(() => ensureIndex(name, fields, indexOptions.unique === true)),
+      ensureIndex: (fields, indexOptions = {}) =>
+        mutate(() => ensureIndex(name, fields, indexOptions.unique === true, indexOptions.deferred === true)),
       drop: () => mutate(() => drop(name)),
     };
   }

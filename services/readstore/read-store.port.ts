@@ -27,6 +27,11 @@ export interface FindOptions {
   limit?: number;
 }
 
+export interface IndexOptions {
+  unique?: boolean;
+  deferred?: boolean;
+}
+
 /**
  * Documents returned by `get`/`find` are read-only snapshots: never mutate them (the embedded store hands out
  * frozen shared objects; MongoDB fresh ones). Writing a document never lets later changes to the caller's object leak in.
@@ -46,8 +51,13 @@ export interface Collection<T extends Doc = Doc> {
   insertNew(doc: T): Promise<boolean>;
   delete(id: string): Promise<void>;
   deleteMany(filter: Filter): Promise<number>;
-  /** Declares a compound index for equality/range queries on these fields (a no-op where not needed). */
-  ensureIndex(fields: string[], options?: { unique?: boolean }): Promise<void>;
+  /**
+   * Declares a compound index for equality/range queries on these fields (a no-op where not needed). `deferred`:
+   * the store may build it later, at the latest before the collection's next query or when declared again without
+   * `deferred` (a projection being rebuilt: one sort at the end costs less than keeping the index up at every write).
+   * Answers never depend on it. A unique index is never deferred.
+   */
+  ensureIndex(fields: string[], options?: IndexOptions): Promise<void>;
   drop(): Promise<void>;
 }
 

@@ -184,6 +184,27 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
         expect(await m.count({ v: { $ne: 3 } })).toBe(8);
       });
 
+      it('answers the same with an index declared deferred, before and after it is built', async () => {
+        const m = fresh();
+        await m.ensureIndex(['grp', 'n'], { deferred: true });
+        for (let i = 0; i < 20; i++) await m.put({ _id: `d${String(i).padStart(2, '0')}`, grp: `g${i % 3}`, n: i });
+        const query = () => m.find({ grp: 'g1', n: { $gte: 5 } }, { sort: [['n', -1]], limit: 3 });
+        expect(ids(await query())).toEqual(['d19', 'd16', 'd13']);
+        await m.put({ _id: 'd99', grp: 'g1', n: 99 });
+        await m.ensureIndex(['grp', 'n']); // built now, where the store deferred it
+        expect(ids(await query())).toEqual(['d99', 'd19', 'd16']);
+        expect(await m.count({ grp: 'g0' })).toBe(7);
+        await expect(m.ensureIndex(['grp', 'n'], { unique: true })).rejects.toThrow(/other options/);
+      });
+
+      it('never defers a unique index: a duplicate is refused at once', async () => {
+        const m = fresh();
+        await m.ensureIndex(['email'], { unique: true, deferred: true });
+        await m.put({ _id: 'u1', email: 'a@example.com' });
+        await expect(m.put({ _id: 'u2', email: 'a@example.com' })).rejects.toThrow();
+        expect(await m.get('u2')).toBeNull();
+      });
+
       it('pages a sorted find over several values of an indexed field in one order', async () => {
         const m = fresh();
         await m.ensureIndex(['grp', 'n']);

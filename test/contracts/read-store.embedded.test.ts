@@ -95,6 +95,43 @@ describe('embedded read store', () => {
     await store.close();
   });
 
+  it('builds a deferred index once, before the first query that could use it or when declared again', async () => {
+    const file = newFile();
+    const store = await openEmbeddedReadStore(file, { requireIndexes: true });
+    const sqliteIndexes = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'i*'").pluck().all();
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      const a = store.collection('a');
+      const b = store.collection('b');
+      for (const c of [a, b]) {
+        await c.ensureIndex(['owner'], { deferred: true });
+        await c.ensureIndex(['owner', 'at'], { deferred: true });
+        for (let i = 0; i < 10; i++) await c.put({ _id: `d${i}`, owner: `u${i % 2}`, at: i });
+      }
+      expect(sqliteIndexes()).toEqual([]);
+      // Checking mode refuses a scan: the query is served, so the indexes were built first.
+      expect(ids(await a.find({ owner: 'u1' }, { sort: [['at', -1]], limit: 2 }))).toEqual(['d9', 'd7']);
+      expect(sqliteIndexes().length).toBe(2);
+      await b.ensureIndex(['owner']);
+      expect(sqliteIndexes().length).toBe(3); // only the one declared again
+    } finally {
+      await store.close();
+    }
+    const reopened = await openEmbeddedReadStore(file, { requireIndexes: true });
+    try {
+      expect(await reopened.collection('b').count({ owner: 'u0', at: { $gte: 4 } })).toBe(3);
+      expect(sqliteIndexes().length).toBe(4);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   describe('index checking mode', () => {
     const checked = async () => {
       const store = await openEmbeddedReadStore(newFile(), { requireIndexes: true });

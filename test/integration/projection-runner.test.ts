@@ -115,6 +115,39 @@ describe('projection runner', () => {
     await runner.stop();
   });
 
+  it('defers the indexes of a build, and declares them to be built before its storage serves', async () => {
+    const declared: Array<{ collection: string; deferred: boolean; activeThen: unknown }> = [];
+    const recording: ReadStore = {
+      ...store,
+      collection: <T extends Doc>(name: string) => {
+        const c = store.collection<T>(name);
+        return {
+          ...c,
+          ensureIndex: async (fields: string[], options: { deferred?: boolean } = {}) => {
+            const activeThen = (await store.collection(REGISTRY).get('counter'))?.active;
+            declared.push({ collection: name, deferred: options.deferred === true, activeThen });
+            return c.ensureIndex(fields, options);
+          },
+        };
+      },
+    };
+    const watermarks = new Watermarks(store, true);
+    const runner = new ProjectionRunner(events, recording, [counter(1)], watermarks, log);
+    await runner.start();
+    for (let i = 0; i < 20; i++) await append(`s-${i % 2}`, `t${i}`);
+    const before = (await store.collection(REGISTRY).get('counter'))!;
+    declared.length = 0;
+    await runner.rebuild('counter');
+    await until(async () => (await store.collection(REGISTRY).get('counter'))?.active !== before.active);
+    const after = (await store.collection(REGISTRY).get('counter'))!;
+    expect(declared).toEqual([
+      { collection: physical(after.active as string, 'counts'), deferred: true, activeThen: before.active },
+      { collection: physical(after.active as string, 'counts'), deferred: false, activeThen: before.active },
+    ]);
+    expect((await (await new ReadModels(store, watermarks).docs('counter'))('counts').get('s-1'))?.n).toBe(10);
+    await runner.stop();
+  });
+
   it('resumes a build stopped before its switch from its own checkpoint, in the same storage, with writes arriving all along', async () => {
     for (let i = 0; i < 1200; i++) await append(`s-${i % 3}`, `t${i}`);
     const head = await events.headPosition();
