@@ -14,6 +14,7 @@ import { coalescing } from './coalescing-docs';
 import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
+import { Backoff } from '../services/backoff';
 
 const CHECKPOINT_EVERY_MS = 20;
 /** Pauses before a checkpoint that could not be saved is tried again. */
@@ -33,7 +34,7 @@ class Follower {
   private flushTimer: NodeJS.Timeout | null = null;
   private saved = 0;
   private flushing: Promise<void> = Promise.resolve();
-  private retryPause = CHECKPOINT_RETRY_FIRST_MS;
+  private readonly checkpointBackoff = new Backoff(CHECKPOINT_RETRY_FIRST_MS, CHECKPOINT_RETRY_LONGEST_MS);
 
   constructor(
     readonly def: Projection,
@@ -148,12 +149,12 @@ class Follower {
     if (this.flushTimer || this.stopping) return;
     this.flushTimer = setTimeout(() => {
       this.flush().then(
-        () => void (this.retryPause = CHECKPOINT_RETRY_FIRST_MS),
+        () => this.checkpointBackoff.reset(),
         (err) => {
           this.flushing = Promise.resolve();
-          this.log.warn({ err, projection: this.key, retryInMs: this.retryPause }, 'checkpoint not saved; will retry');
-          this.scheduleCheckpoint(this.retryPause);
-          this.retryPause = Math.min(this.retryPause * 2, CHECKPOINT_RETRY_LONGEST_MS);
+          const retryInMs = this.checkpointBackoff.pause();
+          this.log.warn({ err, projection: this.key, retryInMs }, 'checkpoint not saved; will retry');
+          this.scheduleCheckpoint(retryInMs);
         },
       );
     }, after);

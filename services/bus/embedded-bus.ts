@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { checkpointInBackground } from '../sqlite/background-checkpoint';
 import { openSqliteFile, reclaimingFreePages, returnFreePages, tableExists } from '../sqlite/sqlite-file';
 import type { Bus, BusConsumer, BusMessage, ConsumedMessage } from './bus.port';
+import { Backoff } from '../backoff';
 
 const POLL_MS = 200;
 const RETRY_FIRST_MS = 500;
@@ -193,7 +194,8 @@ export async function openEmbeddedBus(file: string): Promise<EmbeddedBus> {
 
     /** Calls the handler until it succeeds; false if the consumer was stopped first. */
     private async deliver(row: Row): Promise<boolean> {
-      for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+      const backoff = new Backoff(RETRY_FIRST_MS, RETRY_MAX_MS);
+      for (;;) {
         try {
           await this.handler({
             topic: this.topic,
@@ -209,7 +211,7 @@ export async function openEmbeddedBus(file: string): Promise<EmbeddedBus> {
           this.lastError = e;
         }
         if (this.stopping) return false;
-        await this.sleep(delay, false);
+        await this.sleep(backoff.pause(), false);
         if (this.stopping) return false;
       }
     }

@@ -5,6 +5,7 @@
  */
 import { Kafka, logLevel, Partitioners, type Consumer, type IHeaders } from 'kafkajs';
 import type { Bus, BusConsumer, ConsumedMessage } from './bus.port';
+import { Backoff } from '../backoff';
 
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10_000;
@@ -88,7 +89,7 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
     }
 
     private async handleUntilDone(consumer: Consumer, message: ConsumedMessage, heartbeat: () => Promise<void>): Promise<void> {
-      for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+      for (const delay of new Backoff(RETRY_FIRST_MS, RETRY_MAX_MS)) {
         try {
           await this.handler({ ...message, headers: { ...message.headers } });
           break;
@@ -120,7 +121,8 @@ export async function openKafkaBus(brokers: string[], options: KafkaBusOptions =
       if (this.stopping || this.rejoining) return;
       this.lastError = error;
       this.rejoining = (async () => {
-        for (let delay = RETRY_FIRST_MS; await this.pause(delay); delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+        for (const delay of new Backoff(RETRY_FIRST_MS, RETRY_MAX_MS)) {
+          if (!(await this.pause(delay))) return;
           try {
             this.consumer = await this.join(this);
             return;

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent, Subscription } from './event-store.port';
+import { Backoff } from '../backoff';
 
 const FIRST_PAUSE_MS = 100;
 /**
@@ -26,22 +27,22 @@ export function followLog(
 ): LogFollower {
   let sub: Subscription | null = null;
   let stopped = false;
-  let pause = FIRST_PAUSE_MS;
+  const backoff = new Backoff(FIRST_PAUSE_MS, LONGEST_PAUSE_MS);
   let timer: NodeJS.Timeout | null = null;
 
   const open = (): void => {
     if (stopped) return;
     sub = events.subscribeAll(reached(), async (e) => {
       await handler(e);
-      pause = FIRST_PAUSE_MS;
+      backoff.reset();
     });
     sub.done.then(
       () => undefined,
       (err) => {
         if (stopped) return;
-        log.error({ err, follower: label, retryInMs: pause }, 'log subscription failed; resubscribing');
-        timer = setTimeout(open, pause);
-        pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+        const retryInMs = backoff.pause();
+        log.error({ err, follower: label, retryInMs }, 'log subscription failed; resubscribing');
+        timer = setTimeout(open, retryInMs);
       },
     );
   };

@@ -8,6 +8,7 @@ import type { Bus, BusConsumer } from '../bus/bus.port';
 import type { EventCodec } from '../eventstore/decoding-event-store';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import type { ReadStore } from '../readstore/read-store.port';
+import { Backoff } from '../backoff';
 
 export const CONSUMED = '_consumed_recent';
 /** Where an earlier version remembered every handled event for good; dropped when a group starts. */
@@ -55,7 +56,8 @@ export function joinInBackground(join: () => Promise<BusConsumer>, onRetry: (err
   let consumer: BusConsumer | null = null;
   let stopping = false;
   const joining = (async () => {
-    for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 30_000)) {
+    for (const delay of new Backoff(1000, 30_000)) {
+      if (stopping) return;
       try {
         consumer = await join();
         return;

@@ -9,6 +9,7 @@ import { LOG_POSITION } from '../bus/log-backed-bus';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
 import { followLog, type LogFollower } from '../eventstore/follow-log';
 import type { ReadStore } from '../readstore/read-store.port';
+import { Backoff } from '../backoff';
 
 export const RELAY_CHECKPOINT = 'relay';
 
@@ -36,7 +37,7 @@ export class Relay {
   private saved = 0;
   private saving: Promise<void> = Promise.resolve();
   private saveTimer: NodeJS.Timeout | null = null;
-  private savePause = FIRST_SAVE_PAUSE_MS;
+  private readonly saveBackoff = new Backoff(FIRST_SAVE_PAUSE_MS, LONGEST_SAVE_PAUSE_MS);
   private stopped = false;
 
   constructor(
@@ -96,28 +97,30 @@ export class Relay {
       try {
         await this.store.collection('_checkpoints').put({ _id: RELAY_CHECKPOINT, position, at: new Date().toISOString() });
         this.saved = position;
-        this.savePause = FIRST_SAVE_PAUSE_MS;
+        this.saveBackoff.reset();
       } catch (err) {
-        this.log.warn({ err, position, retryInMs: this.savePause }, 'relay checkpoint not saved; trying again');
-        this.saveLater();
+        const retryInMs = this.saveLater();
+        this.log.warn({ err, position, retryInMs }, 'relay checkpoint not saved; trying again');
       }
     });
     return this.saving;
   }
 
-  private saveLater(): void {
-    if (this.saveTimer || this.stopped) return;
+  /** Saves again after the next pause, unless a save is already due; returns the pause (null: none scheduled). */
+  private saveLater(): number | null {
+    if (this.saveTimer || this.stopped) return null;
+    const pause = this.saveBackoff.pause();
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
       void this.saveCheckpoint();
-    }, this.savePause);
+    }, pause);
     this.saveTimer.unref();
-    this.savePause = Math.min(this.savePause * 2, LONGEST_SAVE_PAUSE_MS);
+    return pause;
   }
 
   private async publishWithRetry(batch: RecordedEvent[]): Promise<void> {
     const messages = batch.map(busMessage);
-    for (let delay = 100; ; delay = Math.min(delay * 2, 10_000)) {
+    for (const delay of new Backoff(100, 10_000)) {
       try {
         return await this.bus.publish(this.topic, messages);
       } catch (err) {
