@@ -15,6 +15,7 @@ import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
 import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
 import { Backoff } from '../services/backoff';
+import { loadCheckpoint, saveCheckpoint } from '../services/readstore/checkpoints';
 
 const CHECKPOINT_EVERY_MS = 20;
 /** Pauses before a checkpoint that could not be saved is tried again. */
@@ -64,8 +65,7 @@ class Follower {
    */
   async prepare(deferIndexes: boolean): Promise<void> {
     await this.declareIndexes(deferIndexes);
-    const cp = await this.store.collection(CHECKPOINTS).get(this.key);
-    this.position = this.saved = (cp?.position as number | undefined) ?? 0;
+    this.position = this.saved = await loadCheckpoint(this.store, this.key);
   }
 
   /** One index at a time: each build holds the read store once, not the whole set at once. */
@@ -101,7 +101,7 @@ class Follower {
     this.applying = (async () => {
       for (const e of page.events) if (e.position > this.position && this.handles.has(e.type)) await this.applyOrDeadLetter(e, docs);
       await flush();
-      if (!this.stopping) await grouped.collection(CHECKPOINTS).put(this.checkpointDoc(page.reached));
+      if (!this.stopping) await saveCheckpoint(grouped, this.key, page.reached);
     })();
     return this.applying;
   }
@@ -111,10 +111,6 @@ class Follower {
     if (this.stopping || reached <= this.position) return;
     this.position = this.saved = reached;
     await this.onApplied(this);
-  }
-
-  private checkpointDoc(position: number) {
-    return { _id: this.key, position, at: new Date().toISOString() };
   }
 
   /**
@@ -167,7 +163,7 @@ class Follower {
     this.flushing = this.flushing.then(async () => {
       if (this.position === this.saved) return;
       const position = this.position;
-      await this.store.collection(CHECKPOINTS).put(this.checkpointDoc(position));
+      await saveCheckpoint(this.store, this.key, position);
       this.saved = position;
     });
     return this.flushing;

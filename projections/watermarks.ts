@@ -3,9 +3,10 @@
  * announces every step; elsewhere (separate api processes) positions are read from the persisted checkpoints.
  */
 import type { ReadStore } from '../services/readstore/read-store.port';
+import { CHECKPOINTS } from '../services/readstore/checkpoints';
 
+export { CHECKPOINTS };
 export const REGISTRY = '_projections';
-export const CHECKPOINTS = '_checkpoints';
 
 export interface RegistryDoc {
   _id: string;

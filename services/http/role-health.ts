@@ -7,6 +7,7 @@ import { RUNS } from '../automations/run-store';
 import { DELIVERIES } from '../dispatcher/webhook-store';
 import type { EventStore } from '../eventstore/event-store.port';
 import type { ReadStore } from '../readstore/read-store.port';
+import { CHECKPOINTS } from '../readstore/checkpoints';
 import { RELAY_CHECKPOINT } from '../relay/relay';
 
 export interface RelayHealth {
@@ -18,7 +19,7 @@ export interface RelayHealth {
 }
 
 export async function relayHealth(events: EventStore, store: ReadStore, now = Date.now()): Promise<RelayHealth> {
-  const [head, checkpoint] = await Promise.all([events.headPosition(), store.collection('_checkpoints').get(RELAY_CHECKPOINT)]);
+  const [head, checkpoint] = await Promise.all([events.headPosition(), store.collection(CHECKPOINTS).get(RELAY_CHECKPOINT)]);
   const position = (checkpoint?.position as number | undefined) ?? 0;
   const [next] = position < head ? await events.readAll(position, 1) : [];
   return {

@@ -10,6 +10,7 @@ import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
 import { followLog, type LogFollower } from '../eventstore/follow-log';
 import type { ReadStore } from '../readstore/read-store.port';
 import { Backoff } from '../backoff';
+import { loadCheckpoint, saveCheckpoint } from '../readstore/checkpoints';
 
 export const RELAY_CHECKPOINT = 'relay';
 
@@ -53,8 +54,7 @@ export class Relay {
   }
 
   async start(): Promise<void> {
-    const cp = await this.store.collection('_checkpoints').get(RELAY_CHECKPOINT);
-    this.acked = this.saved = (cp?.position as number | undefined) ?? 0;
+    this.acked = this.saved = await loadCheckpoint(this.store, RELAY_CHECKPOINT);
     this.queuedUpTo = this.acked;
     const queue = async (e: RecordedEvent) => {
       this.pending.push(e);
@@ -95,7 +95,7 @@ export class Relay {
       const position = this.acked;
       if (position <= this.saved) return;
       try {
-        await this.store.collection('_checkpoints').put({ _id: RELAY_CHECKPOINT, position, at: new Date().toISOString() });
+        await saveCheckpoint(this.store, RELAY_CHECKPOINT, position);
         this.saved = position;
         this.saveBackoff.reset();
       } catch (err) {

@@ -74,8 +74,10 @@ async function retryKeyed(w: Write): Promise<ApiResponse> {
     const res = await post(w);
     if (res.status === 409 && res.body.error.code === 'idempotency_key_in_use') {
       await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after')) * 1000));
-    } else if (res.status >= 500 && ++failures < 5) {
-      await new Promise((r) => setTimeout(r, 200 * failures));
+    } else if (res.status >= 500 && ++failures < 6) {
+      // As a client would: a 503 (a store too busy for the burst) after the Retry-After it names, else a short pause.
+      const asked = Number(res.headers.get('retry-after'));
+      await new Promise((r) => setTimeout(r, res.status === 503 && asked > 0 ? asked * 1000 : 200 * failures));
     } else return res;
   }
 }

@@ -251,7 +251,7 @@ describe('projection runner', () => {
       ...unbatched,
       collection: <T extends Doc = Doc>(name: string) => {
         const c = store.collection<T>(name);
-        return name !== CHECKPOINTS ? c : { ...c, put: (doc: T) => (down ? Promise.reject(new Error('store down')) : c.put(doc)) };
+        return name !== CHECKPOINTS ? c : { ...c, putIfNewer: (doc: T) => (down ? Promise.reject(new Error('store down')) : c.putIfNewer(doc)) };
       },
     };
     const watermarks = new Watermarks(flaky, true);

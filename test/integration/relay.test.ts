@@ -83,7 +83,7 @@ describe('relay: the event log as the outbox', () => {
       ...store,
       collection: <T extends Doc = Doc>(name: string) => {
         const c = store.collection<T>(name);
-        return name !== '_checkpoints' ? c : { ...c, put: (doc: T) => (down ? Promise.reject(new Error('store down')) : c.put(doc)) };
+        return name !== '_checkpoints' ? c : { ...c, putIfNewer: (doc: T) => (down ? Promise.reject(new Error('store down')) : c.putIfNewer(doc)) };
       },
     };
     const saved = async () => ((await store.collection('_checkpoints').get('relay'))?.position as number | undefined) ?? 0;
@@ -100,6 +100,47 @@ describe('relay: the event log as the outbox', () => {
       expect(await saved()).toBe(first.position);
       down = false;
       await waitFor(async () => (await saved()) === last.position);
+    } finally {
+      await relay.stop();
+      for (const p of [events, store, bus]) await p.close();
+    }
+  });
+
+  it('never takes its checkpoint back: a save that timed out and lands after a later one changes nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'relay-'));
+    const events = await openSqliteEventStore(path.join(dir, 'events.sqlite'));
+    const store = await openEmbeddedReadStore(path.join(dir, 'read.sqlite'));
+    const bus = await openEmbeddedBus(path.join(dir, 'bus.sqlite'));
+    // While `late`, a checkpoint save fails for the relay at once, as a timeout does, but reaches the store later.
+    let late = false;
+    const held: Array<() => Promise<unknown>> = [];
+    const slow: ReadStore = {
+      ...store,
+      collection: <T extends Doc = Doc>(name: string) => {
+        const c = store.collection<T>(name);
+        if (name !== '_checkpoints') return c;
+        const later = <A>(write: (doc: A) => Promise<unknown>) => (doc: A) => {
+          if (!late) return write(doc);
+          held.push(() => write(doc));
+          return Promise.reject(new Error('no answer in time'));
+        };
+        return { ...c, put: later((d: T) => c.put(d)), putIfNewer: later((d: T) => c.putIfNewer(d)) } as typeof c;
+      },
+    };
+    const saved = async () => ((await store.collection('_checkpoints').get('relay'))?.position as number | undefined) ?? 0;
+    const append = () => events.append('a', [{ id: newId(), type: 'thing.happened', data: {}, metadata: meta }], 'any');
+    const relay = new Relay(events, bus, slow, 'domain', log);
+    await relay.start();
+    try {
+      await append();
+      late = true;
+      const middle = await append();
+      await until(() => held.length > 0 && relay.position === middle.position);
+      late = false;
+      const last = await append();
+      await waitFor(async () => (await saved()) === last.position);
+      for (const write of held.splice(0)) await write(); // the timed-out save reaches the store now
+      expect(await saved()).toBe(last.position);
     } finally {
       await relay.stop();
       for (const p of [events, store, bus]) await p.close();
