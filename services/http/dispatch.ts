@@ -1,8 +1,8 @@
 /**
  * The API's operations as one router layer. A path without parameters is found in a map; one with parameters by
  * the patterns, tried in mounting order after the literal paths (so `/webhooks/event-types` is never an id). Express's
- * router tried every route's pattern in turn, then one 405 route per path: a sixth of a GET's CPU went to walking
- * those layers. Matching keeps express's defaults: case-insensitive, one trailing slash allowed, HEAD served by GET,
+ * router tried every route's pattern in turn, then one 405 route per path (its router took about 14 % of a GET's
+ * CPU; about 10 % with this layer). Matching keeps express's defaults: case-insensitive, one trailing slash allowed, HEAD served by GET,
  * parameters percent-decoded (a malformed one is a 400 here; express answered 500).
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';

@@ -31,6 +31,19 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
+/** A log, a read store and a bus in a fresh directory, and the relay checkpoint as stored. */
+async function relayParts() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'relay-'));
+  const events = await openSqliteEventStore(path.join(dir, 'events.sqlite'));
+  const store = await openEmbeddedReadStore(path.join(dir, 'read.sqlite'));
+  const bus = await openEmbeddedBus(path.join(dir, 'bus.sqlite'));
+  const saved = async () => ((await store.collection('_checkpoints').get('relay'))?.position as number | undefined) ?? 0;
+  const close = async () => {
+    for (const p of [events, store, bus]) await p.close();
+  };
+  return { events, store, bus, saved, close };
+}
+
 describe('relay: the event log as the outbox', () => {
   it('carries every event into the bus keyed by stream, once per consumer group across restarts', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'relay-'));
@@ -74,10 +87,7 @@ describe('relay: the event log as the outbox', () => {
   });
 
   it('saves a checkpoint it could not save once the store answers again, with no new event to relay', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'relay-'));
-    const events = await openSqliteEventStore(path.join(dir, 'events.sqlite'));
-    const store = await openEmbeddedReadStore(path.join(dir, 'read.sqlite'));
-    const bus = await openEmbeddedBus(path.join(dir, 'bus.sqlite'));
+    const { events, store, bus, saved, close } = await relayParts();
     let down = false;
     const flaky: ReadStore = {
       ...store,
@@ -86,7 +96,6 @@ describe('relay: the event log as the outbox', () => {
         return name !== '_checkpoints' ? c : { ...c, putIfNewer: (doc: T) => (down ? Promise.reject(new Error('store down')) : c.putIfNewer(doc)) };
       },
     };
-    const saved = async () => ((await store.collection('_checkpoints').get('relay'))?.position as number | undefined) ?? 0;
     const relay = new Relay(events, bus, flaky, 'domain', log);
     await relay.start();
     try {
@@ -102,15 +111,12 @@ describe('relay: the event log as the outbox', () => {
       await waitFor(async () => (await saved()) === last.position);
     } finally {
       await relay.stop();
-      for (const p of [events, store, bus]) await p.close();
+      await close();
     }
   });
 
   it('never takes its checkpoint back: a save that timed out and lands after a later one changes nothing', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'relay-'));
-    const events = await openSqliteEventStore(path.join(dir, 'events.sqlite'));
-    const store = await openEmbeddedReadStore(path.join(dir, 'read.sqlite'));
-    const bus = await openEmbeddedBus(path.join(dir, 'bus.sqlite'));
+    const { events, store, bus, saved, close } = await relayParts();
     // While `late`, a checkpoint save fails for the relay at once, as a timeout does, but reaches the store later.
     let late = false;
     const held: Array<() => Promise<unknown>> = [];
@@ -127,7 +133,6 @@ describe('relay: the event log as the outbox', () => {
         return { ...c, put: later((d: T) => c.put(d)), putIfNewer: later((d: T) => c.putIfNewer(d)) } as typeof c;
       },
     };
-    const saved = async () => ((await store.collection('_checkpoints').get('relay'))?.position as number | undefined) ?? 0;
     const append = () => events.append('a', [{ id: newId(), type: 'thing.happened', data: {}, metadata: meta }], 'any');
     const relay = new Relay(events, bus, slow, 'domain', log);
     await relay.start();
@@ -143,7 +148,7 @@ describe('relay: the event log as the outbox', () => {
       expect(await saved()).toBe(last.position);
     } finally {
       await relay.stop();
-      for (const p of [events, store, bus]) await p.close();
+      await close();
     }
   });
 });
