@@ -89,6 +89,7 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
   const client = new MongoClient(url, { ignoreUndefined: true });
   await client.connect();
   const db = client.db(dbName ?? dbNameFromUrl(url) ?? 'calendar');
+  const ferretdb = typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string';
   const perDocument = oneAtATime();
 
   function collection<T extends Doc = Doc>(name: string): Collection<T> {
@@ -99,9 +100,24 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
       return current !== null && !(typeof current._pos === 'number' && current._pos < (doc._pos as number));
     };
     /**
+     * Replaces the stored document with this id when its `_pos` is older: true when replaced, false when the stored
+     * one is as new or newer, null when there is none (deleted meanwhile). MongoDB does it in one atomic conditional
+     * replace. FerretDB v1 runs any filter but `{ _id }` alone as a scan of the whole collection, and its conditional
+     * replace is a read then a replace anyway (see oneAtATime); there the read and the replace go by id.
+     */
+    const replaceOlder = async (doc: Doc): Promise<boolean | null> => {
+      if (!ferretdb) {
+        if ((await c.replaceOne({ _id: doc._id, _pos: { $lt: doc._pos } }, doc)).matchedCount === 1) return true;
+        return (await storedIsNewer(doc)) ? false : null;
+      }
+      const current = await c.findOne({ _id: doc._id }, { projection: { _pos: 1 } });
+      if (current === null) return null;
+      if (!(typeof current._pos === 'number' && current._pos < (doc._pos as number))) return false;
+      return (await c.replaceOne({ _id: doc._id }, doc)).matchedCount === 1 ? true : null;
+    };
+    /**
      * Insert first, replace only when the id is taken: most documents projections write are new, and on FerretDB v1
-     * (CI's engine) a conditional write that matches nothing scans the whole collection, which made a conditional
-     * upsert of a new document cost O(collection size).
+     * a conditional write that matches nothing scans the whole collection.
      */
     const insertOrReplaceOlder = async (doc: Doc): Promise<boolean> => {
       for (let attempt = 1; ; attempt++) {
@@ -110,8 +126,8 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
           return true;
         } catch (e) {
           if (!isDuplicateKey(e)) throw e;
-          if ((await c.replaceOne({ _id: doc._id, _pos: { $lt: doc._pos } }, doc)).matchedCount === 1) return true;
-          if (await storedIsNewer(doc)) return false;
+          const replaced = await replaceOlder(doc);
+          if (replaced !== null) return replaced;
           // Deleted between the two writes, or the duplicate is on another unique index: that one surfaces.
           if (attempt === 3) throw e;
         }
@@ -149,7 +165,7 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
           return true;
         } catch (e) {
           // A duplicate on another unique index must still surface as an error.
-          if (isDuplicateKey(e) && (await c.countDocuments({ _id: doc._id }, { limit: 1 })) > 0) return false;
+          if (isDuplicateKey(e) && (await c.findOne({ _id: doc._id }, { projection: { _id: 1 } })) !== null) return false;
           throw e;
         }
       },
