@@ -17,7 +17,8 @@
 #   infra/local/mongo-wire.sh build    build the binary only (skipped when up to date)
 #   infra/local/mongo-wire.sh logs     tail the server log
 #
-# Environment: MONGO_PORT (27017), MONGO_START_TIMEOUT (30 s), FERRETDB_LOG_LEVEL (info), GO (go on PATH),
+# Environment: MONGO_PORT (27017), MONGO_START_TIMEOUT (30 s), FERRETDB_LOG_LEVEL (info), FERRETDB_PPROF (off; host:port
+# serves Go's net/http/pprof, to profile the server under a suite), GO (go on PATH),
 # ENGINES_INSTANCE_DIR (.cache: where data, the log and the pid file go).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_lib.sh"
@@ -101,7 +102,7 @@ cmd_start() {
   mkdir -p "$DATA"
   log "mongo-wire: starting FerretDB (SQLite handler, data in $DATA) on 127.0.0.1:$PORT"
   # setsid: its own session, so the server outlives the calling shell; it execs in place, so $! is its pid.
-  setsid "$BIN" -listen "127.0.0.1:$PORT" -dir "$DATA" -log-level "$LOG_LEVEL" >"$LOGFILE" 2>&1 </dev/null &
+  setsid "$BIN" -listen "127.0.0.1:$PORT" -dir "$DATA" -log-level "$LOG_LEVEL" ${FERRETDB_PPROF:+-pprof "$FERRETDB_PPROF"} >"$LOGFILE" 2>&1 </dev/null &
   pid=$!
   echo "$pid" >"$PIDFILE"
   echo "$PORT" >"$PORTFILE"

@@ -13,6 +13,8 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -25,7 +27,11 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dir := flag.String("dir", "data", "directory for the SQLite databases (one file per database)")
 	level := flag.String("log-level", "info", "log level: debug, info, warn, error")
+	pprofAddr := flag.String("pprof", "", "address to serve net/http/pprof on (empty: off)")
 	flag.Parse()
+	if *pprofAddr != "" {
+		go func() { _ = http.ListenAndServe(*pprofAddr, nil) }()
+	}
 
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
@@ -48,8 +54,10 @@ func main() {
 		Listener: ferretdb.ListenerConfig{TCP: *listen},
 		Logger:   logger,
 		Handler:  "sqlite",
-		// The SQLite handler wants a directory URI that ends with a slash.
-		SQLiteURL: "file:" + abs + "/",
+		// The SQLite handler wants a directory URI that ends with a slash. Write transactions begin IMMEDIATE: a
+		// deferred one that meets another writer when it upgrades fails at once with SQLITE_BUSY, bypassing the
+		// busy timeout, and bursts of concurrent writes then came back as InternalError.
+		SQLiteURL: "file:" + abs + "/?_txlock=immediate",
 	})
 	if err != nil {
 		logger.Error("starting FerretDB", "err", err)
