@@ -13,7 +13,8 @@ import { StoreUnavailable } from '../services/errors';
 import { coalescing } from './coalescing-docs';
 import { DeadLetters } from './dead-letters';
 import type { Projection, ProjectionDocs } from './projection';
-import { CHECKPOINTS, physical, REGISTRY, type RegistryDoc, storageKey, Watermarks } from './watermarks';
+import { changeRegistry, emptyRegistryDoc, registryDocs } from './registry';
+import { CHECKPOINTS, physical, storageKey, Watermarks } from './watermarks';
 import { Backoff } from '../services/backoff';
 import { loadCheckpoint, saveCheckpoint } from '../services/readstore/checkpoints';
 
@@ -210,21 +211,21 @@ export class ProjectionRunner {
   }
 
   private get registry() {
-    return this.store.collection<RegistryDoc>(REGISTRY);
+    return registryDocs(this.store);
   }
 
   async start(): Promise<void> {
     await this.deadLetters.ensureIndexes();
     const started: Follower[] = [];
     for (const def of this.defs) {
-      const reg = (await this.registry.get(def.name)) ?? { _id: def.name, active: null, building: null, generation: 0 };
+      const reg = (await this.registry.get(def.name)) ?? emptyRegistryDoc(def.name);
       const usable = async (key: string | null) => key !== null && key.startsWith(`${def.name}_v${def.version}_`) && !(await this.aheadOfLog(key));
       const active = (await usable(reg.active)) ? reg.active : null;
       if (active) started.push(await this.follow(def, active, 'active'));
       if (await usable(reg.building)) started.push(await this.resumeBuild(def, reg.building!));
       else {
         if (reg.building) await this.dropStorage(def, reg.building);
-        if (!active) started.push(await this.build(def, reg));
+        if (!active) started.push(await this.build(def));
       }
     }
     this.run(started, this.stopping.signal);
@@ -246,7 +247,8 @@ export class ProjectionRunner {
 
   /** Rebuilds a projection into fresh storage beside the serving one (operators: after fixing a projection bug). */
   async rebuild(name: string): Promise<void> {
-    await this.registry.put({ ...(await this.requireRegistry(name)), rebuildRequested: true });
+    const { after } = await changeRegistry(this.store, name, (reg) => reg && { ...reg, rebuildRequested: true });
+    if (!after) throw new Error(`unknown projection ${name}`);
     await this.checkRebuildRequests();
   }
 
@@ -277,27 +279,25 @@ export class ProjectionRunner {
     return ahead;
   }
 
-  private async requireRegistry(name: string): Promise<RegistryDoc> {
-    const reg = await this.registry.get(name);
-    if (!reg) throw new Error(`unknown projection ${name}`);
-    return reg;
-  }
-
-
   private async checkRebuildRequests(): Promise<void> {
     for (const def of this.defs) {
       if (this.building.has(def.name)) continue;
       const reg = await this.registry.get(def.name);
-      if (reg?.rebuildRequested) this.run([await this.build(def, { ...reg, rebuildRequested: false })]);
+      if (reg?.rebuildRequested) this.run([await this.build(def)]);
     }
   }
 
-  private async build(def: Projection, reg: RegistryDoc): Promise<Follower> {
-    const generation = reg.generation + 1;
-    const key = storageKey(def.name, def.version, generation);
+  /** Starts a build into the next generation's storage, which the registry names as the one being built. */
+  private async build(def: Projection): Promise<Follower> {
     const target = await this.events.headPosition();
+    let key = '';
+    await changeRegistry(this.store, def.name, (current) => {
+      const reg = current ?? emptyRegistryDoc(def.name);
+      const generation = reg.generation + 1;
+      key = storageKey(def.name, def.version, generation);
+      return { ...reg, building: key, generation, rebuildRequested: false };
+    });
     this.log.info({ projection: key, target }, 'building projection');
-    await this.registry.put({ ...reg, building: key, generation, rebuildRequested: false });
     const follower = await this.follow(def, key, 'building', target);
     if (target === 0) await this.promote(follower);
     return follower;
@@ -342,15 +342,14 @@ export class ProjectionRunner {
     this.building.delete(name);
     await f.flush();
     await f.declareIndexes();
-    const reg = await this.requireRegistry(name);
     const old = this.active.get(name);
-    await this.registry.put({ ...reg, active: f.key, building: null });
+    const { before } = await changeRegistry(this.store, name, (reg) => ({ ...(reg ?? emptyRegistryDoc(name)), active: f.key, building: null }));
     this.active.set(name, f);
     this.watermarks.setActive(name, f.key);
     this.watermarks.announce(name, f.position);
     this.log.info({ projection: f.key, position: f.position }, 'projection active');
     await old?.stop();
-    if (reg.active && reg.active !== f.key) await this.dropStorage(f.def, reg.active);
+    if (before?.active && before.active !== f.key) await this.dropStorage(f.def, before.active);
   }
 
   /** Storage no follower of this process runs (an earlier version's, or an abandoned build's). */

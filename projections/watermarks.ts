@@ -4,18 +4,9 @@
  */
 import type { ReadStore } from '../services/readstore/read-store.port';
 import { CHECKPOINTS } from '../services/readstore/checkpoints';
+import { registryDocs } from './registry';
 
 export { CHECKPOINTS };
-export const REGISTRY = '_projections';
-
-export interface RegistryDoc {
-  _id: string;
-  active: string | null;
-  building: string | null;
-  generation: number;
-  rebuildRequested?: boolean;
-  [k: string]: unknown;
-}
 
 export const storageKey = (name: string, version: number, generation: number) => `${name}_v${version}_g${generation}`;
 export const physical = (key: string, logical: string) => `p_${key}_${logical}`;
@@ -51,7 +42,7 @@ export class Watermarks {
   async activeKey(name: string): Promise<string | null> {
     const cached = this.activeKeys.get(name);
     if (cached && (this.inProcess || Date.now() - cached.at < 1000)) return cached.key;
-    const reg = await this.store.collection<RegistryDoc>(REGISTRY).get(name);
+    const reg = await registryDocs(this.store).get(name);
     const key = reg?.active ?? reg?.building ?? null;
     if (key) this.activeKeys.set(name, { key, at: this.inProcess ? Number.POSITIVE_INFINITY : Date.now() });
     return key;

@@ -9,7 +9,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { DeadLetters } from '../../projections/dead-letters';
 import { Uuid } from '../../contracts/common';
 import { projectionHealth, type HealthSources } from '../../projections/health';
-import { CHECKPOINTS, REGISTRY, type RegistryDoc } from '../../projections/watermarks';
+import { changeRegistry, registryDocs } from '../../projections/registry';
+import { CHECKPOINTS } from '../../projections/watermarks';
 import type { AppContext } from '../app-context';
 import { ApiError, invalid } from '../errors';
 import { eraseUser } from '../history/erasure';
@@ -28,7 +29,7 @@ function authorized(req: Request, token: string): boolean {
 export async function projectionsReport(sources: HealthSources) {
   const { head, projections } = await projectionHealth(sources);
   const deadLetters = new DeadLetters(sources.store);
-  const registry = sources.store.collection<RegistryDoc>(REGISTRY);
+  const registry = registryDocs(sources.store);
   const checkpoints = sources.store.collection(CHECKPOINTS);
   return {
     head,
@@ -55,17 +56,15 @@ export function adminRouter(app: AppContext): Router {
     if (!authorized(req, token)) return next(new ApiError(401, 'unauthenticated', 'Admin token required'));
     next();
   });
-  const registry = () => app.store.collection<RegistryDoc>(REGISTRY);
 
   router.get('/projections', async (_req, res) => {
     res.json(await projectionsReport(app));
   });
 
   router.post('/projections/:name/rebuild', async (req, res) => {
-    const reg = await registry().get(req.params.name);
-    if (!reg) throw new ApiError(404, 'not_found', `No projection named ${req.params.name}`);
-    await registry().put({ ...reg, rebuildRequested: true });
-    res.status(202).json({ name: reg._id, rebuildRequested: true });
+    const { after } = await changeRegistry(app.store, req.params.name, (reg) => reg && { ...reg, rebuildRequested: true });
+    if (!after) throw new ApiError(404, 'not_found', `No projection named ${req.params.name}`);
+    res.status(202).json({ name: after._id, rebuildRequested: true });
   });
 
   /** The latest messages to guests, newest first; `?state=outbox` lists what was kept without SMTP_URL. */

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
-import { REGISTRY } from '../../projections/watermarks';
+import { REGISTRY } from '../../projections/registry';
 import { ok, request, signUp, type TestService, useTestService } from '../support/service';
 
 const ADMIN_TOKEN = 'erasure-admin-token';

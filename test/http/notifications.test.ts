@@ -4,7 +4,7 @@
  * per user. Contract: api-spec.md "Devices and notifications"; decisions in docs/api-decisions.md.
  */
 import { randomUUID } from 'node:crypto';
-import { REGISTRY } from '../../projections/watermarks';
+import { REGISTRY } from '../../projections/registry';
 import { NOTIFICATIONS } from '../../projections/notifications.projection';
 import { requestNotification } from '../../write-api/notifications/request-notification';
 import { appendDomainEvent, bookingPayload, taskPayload } from '../support/domain-events';
