@@ -290,13 +290,12 @@ export class ProjectionRunner {
   /** Starts a build into the next generation's storage, which the registry names as the one being built. */
   private async build(def: Projection): Promise<Follower> {
     const target = await this.events.headPosition();
-    let key = '';
-    await changeRegistry(this.store, def.name, (current) => {
+    const { after } = await changeRegistry(this.store, def.name, (current) => {
       const reg = current ?? emptyRegistryDoc(def.name);
       const generation = reg.generation + 1;
-      key = storageKey(def.name, def.version, generation);
-      return { ...reg, building: key, generation, rebuildRequested: false };
+      return { ...reg, building: storageKey(def.name, def.version, generation), generation, rebuildRequested: false };
     });
+    const key = after!.building!;
     this.log.info({ projection: key, target }, 'building projection');
     const follower = await this.follow(def, key, 'building', target);
     if (target === 0) await this.promote(follower);

@@ -58,6 +58,9 @@ function toMongo(filter: Filter): MongoFilter<Doc> {
   return out as MongoFilter<Doc>;
 }
 
+/** A stored document a conditional write may replace: one with a lower `_pos` (never one without). */
+const olderThan = (stored: Doc, doc: Doc) => typeof stored._pos === 'number' && stored._pos < (doc._pos as number);
+
 function isDuplicateKey(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 11000;
 }
@@ -97,7 +100,7 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
     /** After a duplicate-key error: is the stored document with this id the reason the write was refused? */
     const storedIsNewer = async (doc: Doc) => {
       const current = await c.findOne({ _id: doc._id }, { projection: { _pos: 1 } });
-      return current !== null && !(typeof current._pos === 'number' && current._pos < (doc._pos as number));
+      return current !== null && !olderThan(current, doc);
     };
     /**
      * Replaces the stored document with this id when its `_pos` is older: true when replaced, false when the stored
@@ -112,7 +115,7 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
       }
       const current = await c.findOne({ _id: doc._id }, { projection: { _pos: 1 } });
       if (current === null) return null;
-      if (!(typeof current._pos === 'number' && current._pos < (doc._pos as number))) return false;
+      if (!olderThan(current, doc)) return false;
       return (await c.replaceOne({ _id: doc._id }, doc)).matchedCount === 1 ? true : null;
     };
     /**
