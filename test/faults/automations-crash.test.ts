@@ -11,8 +11,9 @@ import { freePort } from '../bench/util';
 import { killed, startChild, useFaultSuite } from '../support/service-child';
 import { until } from '../support/receiver';
 import { request } from '../support/service';
+import { untilSettled } from '../support/settled';
 
-jest.setTimeout(180_000);
+jest.setTimeout(600_000); // the waits below fail when runs stop moving (see untilSettled), not when a machine is slow
 
 /** Short bounds, so a dead worker's lease (the longest of them + 5 s) runs out soon. */
 const ENV = {
@@ -60,11 +61,13 @@ async function allRuns(call: Call, automationId: string) {
   return res.body.runs as Array<{ status: string; steps: Array<{ status: string; attempts: unknown[] }>; triggerEvent: { data: { title: string } } }>;
 }
 
-async function untilFinished(call: Call, automationId: string, count: number, ms = 60_000) {
-  await until(async () => {
+/** Until `count` runs exist and none is running; fails once their steps stopped moving for STALL_MS. */
+async function untilFinished(call: Call, automationId: string, count: number) {
+  await untilSettled(`${count} finished runs`, async () => {
     const runs = await allRuns(call, automationId);
-    return runs.length === count && runs.every((r) => r.status !== 'running');
-  }, ms, `${count} finished runs`);
+    const progress = runs.map((r) => [r.status, ...r.steps.map((s) => s.status)].join(' '));
+    return { done: runs.length === count && runs.every((r) => r.status !== 'running'), progress };
+  });
   return allRuns(call, automationId);
 }
 
@@ -159,7 +162,7 @@ it('a runner stopped with SIGTERM hands its runs back between steps: the next pr
   await exited;
 
   await svc.start();
-  const [run] = await untilFinished(svc.call, id, 1, 30_000);
+  const [run] = await untilFinished(svc.call, id, 1);
   expect(run.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
   expect(suite.receiver.received(hook)).toHaveLength(1);
   expect(count(await titles(svc.call, 'notifications'), 'After a graceful stop')).toBe(1);
