@@ -2,8 +2,7 @@ import type { Delivery, Webhook } from '../../contracts/webhooks';
 import { deliveryView, webhookView, type DeliveryDoc, type WebhookStore } from '../../services/dispatcher/webhook-store';
 
 export async function webhooksOf(store: WebhookStore, userId: string): Promise<Webhook[]> {
-  const docs = await store.webhooks.find({ userId }, { sort: [['createdAt', 1], ['_id', 1]] });
-  return docs.map(webhookView);
+  return (await store.webhooksOf(userId)).map(webhookView);
 }
 
 export async function deliveriesOf(store: WebhookStore, webhookId: string, limit: number): Promise<Delivery[]> {

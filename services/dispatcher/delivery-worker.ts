@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../http/metrics';
 import { PollingWorker } from './polling-worker';
 import { sendSigned, type AttemptResult } from './send';
-import type { DeliveryDoc, WebhookStore } from './webhook-store';
+import { live, type DeliveryDoc, type WebhookStore } from './webhook-store';
 
 export interface WorkerOptions {
   retryDelaysMs: readonly number[];
@@ -107,7 +107,7 @@ export class DeliveryWorker extends PollingWorker {
 
   private async attempt(doc: DeliveryDoc): Promise<void> {
     const webhook = await this.store.webhooks.get(doc.webhookId);
-    if (!webhook) return void (await this.store.deliveries.delete(doc._id));
+    if (!webhook || !live(webhook)) return void (await this.store.deliveries.delete(doc._id));
     if (!webhook.enabled) {
       const failed = await this.store.updateDelivery(doc._id, () => ({ state: 'failed', nextAttemptMs: null, leasedUntil: null }));
       if (failed) await this.release(failed);

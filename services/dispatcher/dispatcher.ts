@@ -15,7 +15,7 @@ import { deterministicUuid } from '../ids';
 import { consumeDomainEvents, joinInBackground } from '../relay/event-consumer';
 import { audienceMembers, deliveredPayload } from './audience';
 import { DeliveryWorker } from './delivery-worker';
-import { WebhookStore, type DeliveryDoc, type WebhookDoc } from './webhook-store';
+import { live, WebhookStore, type DeliveryDoc, type WebhookDoc } from './webhook-store';
 
 export interface Dispatcher {
   worker: DeliveryWorker;
@@ -45,7 +45,7 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
       const userIds = await audienceMembers(app, produced.audience, event.position);
       if (userIds.length === 0) continue;
       const hooks = (await store.webhooks.find({ userId: { $in: userIds } })).filter(
-        (hook) => hook.enabled && subscribes(hook, def.type) && event.position > hook.fromPosition,
+        (hook) => live(hook) && hook.enabled && subscribes(hook, def.type) && event.position > hook.fromPosition,
       );
       if (hooks.length === 0) continue;
       const body = JSON.stringify(deliveredPayload(event, def.type, produced));

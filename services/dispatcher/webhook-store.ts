@@ -2,8 +2,10 @@
  * Webhooks and their deliveries are state documents in the read store (`_webhooks`, `_webhook_deliveries`), not
  * events: they are configuration and delivery bookkeeping, not changes a webhook or /sync speaks of.
  *
- * Delivery documents use `_pos` as a revision: every change is a `putIfNewer` with `_pos + 1`, an atomic
- * compare-and-set on both adapters, so two dispatcher processes never both claim one attempt.
+ * Both use `_pos` as a revision: every change is a `putIfNewer` with `_pos + 1`, an atomic compare-and-set on both
+ * adapters, so two dispatcher processes never both claim one attempt, and two PATCHes of one webhook never lose one.
+ * A deleted webhook stays as a tombstone (`deletedAt`): a change that read it before the delete then finds a newer
+ * revision instead of an empty id it would write the webhook back into.
  */
 import type { Delivery, Webhook } from '../../contracts/webhooks';
 import type { Keyring, Sealer } from '../keyring';
@@ -13,6 +15,10 @@ export const WEBHOOKS = '_webhooks';
 export const DELIVERIES = '_webhook_deliveries';
 
 export interface WebhookDoc extends Doc {
+  /** The revision; absent on webhooks made before revisions were kept (their first change gives them one). */
+  _pos?: number;
+  /** When it was deleted: such a webhook is found by nobody and delivers nothing. */
+  deletedAt?: string | null;
   userId: string;
   name: string;
   url: string;
@@ -96,7 +102,29 @@ export class WebhookStore {
 
   async ownedWebhook(userId: string, id: string): Promise<WebhookDoc | null> {
     const doc = await this.webhooks.get(id);
-    return doc && doc.userId === userId ? doc : null;
+    return doc && live(doc) && doc.userId === userId ? doc : null;
+  }
+
+  /** The user's webhooks, oldest first. */
+  async webhooksOf(userId: string): Promise<WebhookDoc[]> {
+    return (await this.webhooks.find({ userId }, { sort: [['createdAt', 1], ['_id', 1]] })).filter(live);
+  }
+
+  /**
+   * Applies `change` to the current revision of one of the user's webhooks and stores it as the next revision, again
+   * on a fresh read when someone else wrote in between; null when the user has no such webhook (or it was deleted).
+   */
+  async updateWebhook(userId: string, id: string, change: (doc: WebhookDoc) => Partial<WebhookDoc>): Promise<WebhookDoc | null> {
+    for (;;) {
+      const doc = await this.ownedWebhook(userId, id);
+      if (!doc) return null;
+      const next: WebhookDoc = { ...doc, ...change(doc), _pos: (doc._pos ?? 0) + 1, updatedAt: new Date().toISOString() };
+      if (doc._pos === undefined) {
+        await this.webhooks.put(next); // made before revisions: a document without one is never replaced by putIfNewer
+        return next;
+      }
+      if (await this.webhooks.putIfNewer(next)) return next;
+    }
   }
 
   /**
@@ -120,6 +148,9 @@ export class WebhookStore {
     return (await this.deliveries.putIfNewer(next)) ? next : null;
   }
 }
+
+/** Not deleted. */
+export const live = (doc: WebhookDoc): boolean => !doc.deletedAt;
 
 export const webhookView = (d: WebhookDoc): Webhook => ({
   id: d._id, name: d.name, url: d.url, events: d.events, enabled: d.enabled, createdAt: d.createdAt, updatedAt: d.updatedAt,

@@ -41,35 +41,33 @@ export function webhooksWriteRoutes(app: AppContext) {
       const now = new Date().toISOString();
       const secret = newSigningSecret();
       const doc: WebhookDoc = {
-        _id: id, userId, name, url, events: unique(events), enabled: true, sealedSecret: store.seal(secret),
+        _id: id, _pos: 1, deletedAt: null, userId, name, url, events: unique(events), enabled: true, sealedSecret: store.seal(secret),
         fromPosition: await app.events.headPosition(), createdAt: now, updatedAt: now,
       };
       if (await store.webhooks.insertNew(doc)) return { status: 201, body: { webhook: webhookView(doc), secret } };
-      const existing = await store.ownedWebhook(userId, id);
-      if (!existing) throw new Error(`webhook id ${id} is taken by another user`);
+      // The same create again: its first answer, even when the webhook was deleted since.
+      const existing = await store.webhooks.get(id);
+      if (existing?.userId !== userId) throw new Error(`webhook id ${id} is taken by another user`);
       return { status: 201, body: { webhook: webhookView(existing), secret: store.open(existing.sealedSecret) } };
     }),
 
     route<UpdateWebhookBody, unknown, IdParams>(findOperation(webhookOperations, 'patch', '/webhooks/{id}'), async (input) => {
-      const doc = await owned(input);
       const { name, url, events, enabled } = input.body;
-      if (url !== undefined && url !== doc.url) await checkUrl(url);
-      const next: WebhookDoc = {
-        ...doc,
+      if (url !== undefined && url !== (await owned(input)).url) await checkUrl(url);
+      const next = await store.updateWebhook(input.principal!.userId, input.params.id, () => ({
         ...(name === undefined ? {} : { name }),
         ...(url === undefined ? {} : { url }),
         ...(events === undefined ? {} : { events: unique(events) }),
         ...(enabled === undefined ? {} : { enabled }),
-        updatedAt: new Date().toISOString(),
-      };
-      await store.webhooks.put(next);
+      }));
+      if (!next) throw notFound('Webhook');
       return { status: 200, body: { webhook: webhookView(next) } };
     }),
 
     route<unknown, unknown, IdParams>(findOperation(webhookOperations, 'delete', '/webhooks/{id}'), async (input) => {
-      const doc = await owned(input);
-      await store.webhooks.delete(doc._id);
-      await store.deliveries.deleteMany({ webhookId: doc._id });
+      const deleted = await store.updateWebhook(input.principal!.userId, input.params.id, () => ({ deletedAt: new Date().toISOString(), enabled: false }));
+      if (!deleted) throw notFound('Webhook');
+      await store.deliveries.deleteMany({ webhookId: deleted._id });
       return { status: 204 };
     }),
 
