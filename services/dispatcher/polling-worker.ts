@@ -1,8 +1,11 @@
 /**
  * A worker that polls for due work and runs it in the background: it `tick`s, then waits `pollMs` unless woken
- * meanwhile (wake-ups arriving together, as many sends finish, make one poll rather than one each). Work under way
- * is tracked by id, so a tick never launches one piece twice and stop() waits for all of it, and counted by group
- * (a webhook, an owner), so one group can be kept to its share of the slots.
+ * meanwhile (wake-ups arriving together, as many sends finish, make one poll rather than one each). Woken, it still
+ * waits as long as its last poll took (up to `pollMs`): where a poll is an index read (MongoDB) that is next to
+ * nothing; where it is a scan (FerretDB 1.x reads every document for any filter but `_id`), polling keeps to half
+ * of the time instead of all of it. Work under way is tracked by id, so a tick never launches one piece twice and
+ * stop() waits for all of it, and counted by group (a webhook, an owner), so one group can be kept to its share of
+ * the slots.
  */
 import type { Logger } from 'pino';
 
@@ -86,13 +89,15 @@ export abstract class PollingWorker {
   private async run(): Promise<void> {
     while (this.running) {
       this.woken = false;
+      const started = Date.now();
       try {
         await this.tick();
       } catch (err) {
         this.log.warn({ err }, `${this.what}: polling failed; will retry`);
       }
+      const took = Date.now() - started;
       if (!this.woken && this.running) await this.sleep();
-      if (this.running) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
+      if (this.running) await new Promise((resolve) => setTimeout(resolve, Math.max(COALESCE_MS, Math.min(took, this.limits.pollMs))));
     }
   }
 

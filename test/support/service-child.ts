@@ -26,9 +26,6 @@ export async function startChild(dataDir: string, port: number, env: Record<stri
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       PASSWORD_HASH_COST: '1024',
-      // A killed process stays in its consumer groups until its session runs out, and the group waits for it before
-      // the restarted one takes the partitions: 10 s (Kafka's floor is 6 s) instead of kafkajs's 30 s.
-      KAFKA_SESSION_TIMEOUT_MS: '10000',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
