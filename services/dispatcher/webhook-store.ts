@@ -69,7 +69,7 @@ export class WebhookStore {
   readonly deliveries: Collection<DeliveryDoc>;
   private readonly secrets: Sealer;
 
-  constructor(store: ReadStore, keys: Keyring) {
+  constructor(store: Pick<ReadStore, 'collection'>, keys: Keyring) {
     this.webhooks = store.collection<WebhookDoc>(WEBHOOKS);
     this.deliveries = store.collection<DeliveryDoc>(DELIVERIES);
     this.secrets = keys.sealer('webhook-secret');

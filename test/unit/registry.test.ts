@@ -4,6 +4,7 @@ import path from 'node:path';
 import { changeRegistry, REGISTRY, type RegistryDoc } from '../../projections/registry';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import type { ReadStore } from '../../services/readstore/read-store.port';
+import { withWriterBetweenReadAndWrite } from '../support/meddling-store';
 
 let store: ReadStore;
 beforeEach(async () => {
@@ -13,27 +14,6 @@ afterEach(() => store.close());
 
 const stored = () => store.collection<RegistryDoc>(REGISTRY).get('schedule');
 const entry: RegistryDoc = { _id: 'schedule', active: 'schedule_v3_g1', building: 'schedule_v3_g2', generation: 2 };
-
-/** The store as a second writer shares it: `meddle` runs once, right after this writer's first read of the entry. */
-function withWriterBetweenReadAndWrite(meddle: () => Promise<unknown>): Pick<ReadStore, 'collection'> {
-  let done = false;
-  return {
-    collection: <T extends { _id: string }>(name: string) => {
-      const c = store.collection<T>(name);
-      return {
-        ...c,
-        async get(id: string) {
-          const doc = await c.get(id);
-          if (!done) {
-            done = true;
-            await meddle();
-          }
-          return doc;
-        },
-      };
-    },
-  } as Pick<ReadStore, 'collection'>;
-}
 
 describe('projection registry', () => {
   it('creates an entry and counts its revisions', async () => {
@@ -55,7 +35,7 @@ describe('projection registry', () => {
     await changeRegistry(store, 'schedule', () => entry);
     // A projector switches to the new storage while the admin API is requesting a rebuild from what it read before.
     const projector = () => changeRegistry(store, 'schedule', (cur) => ({ ...cur!, active: 'schedule_v3_g2', building: null }));
-    const admin = withWriterBetweenReadAndWrite(projector);
+    const admin = withWriterBetweenReadAndWrite(store, projector);
     const { before, after } = await changeRegistry(admin, 'schedule', (cur) => cur && { ...cur, rebuildRequested: true });
     expect(before).toMatchObject({ active: 'schedule_v3_g2', building: null, _pos: 2 });
     expect(after).toEqual({ ...entry, active: 'schedule_v3_g2', building: null, rebuildRequested: true, _pos: 3 });

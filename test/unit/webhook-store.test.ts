@@ -9,6 +9,7 @@ import { WEBHOOKS, WebhookStore, type WebhookDoc } from '../../services/dispatch
 import { Keyring } from '../../services/keyring';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import type { ReadStore } from '../../services/readstore/read-store.port';
+import { withWriterBetweenReadAndWrite } from '../support/meddling-store';
 
 const keys = new Keyring(['a test key of enough length']);
 let store: ReadStore;
@@ -25,35 +26,14 @@ const hook: WebhookDoc = {
 };
 
 /** A WebhookStore on the same store whose first read of a webhook lets `meddle` write before it returns. */
-function withWriterBetweenReadAndWrite(meddle: () => Promise<unknown>): WebhookStore {
-  let done = false;
-  const meddling = {
-    ...store,
-    collection: <T extends { _id: string }>(name: string) => {
-      const c = store.collection<T>(name);
-      if (name !== WEBHOOKS) return c;
-      return {
-        ...c,
-        async get(id: string) {
-          const doc = await c.get(id);
-          if (!done) {
-            done = true;
-            await meddle();
-          }
-          return doc;
-        },
-      };
-    },
-  } as ReadStore;
-  return new WebhookStore(meddling, keys);
-}
+const meddling = (meddle: () => Promise<unknown>) => new WebhookStore(withWriterBetweenReadAndWrite(store, meddle, WEBHOOKS), keys);
 
 const stored = () => store.collection<WebhookDoc>(WEBHOOKS).get('wh1');
 
 it('keeps both changes when another one lands between a change\'s read and its write', async () => {
   await store.collection(WEBHOOKS).put(hook);
   const other = () => webhooks.updateWebhook('ada', 'wh1', () => ({ url: 'https://example.com/b' }));
-  const changed = await withWriterBetweenReadAndWrite(other).updateWebhook('ada', 'wh1', () => ({ name: 'renamed' }));
+  const changed = await meddling(other).updateWebhook('ada', 'wh1', () => ({ name: 'renamed' }));
   expect(changed).toMatchObject({ name: 'renamed', url: 'https://example.com/b', _pos: 3 });
   expect(await stored()).toMatchObject({ name: 'renamed', url: 'https://example.com/b', _pos: 3 });
 });
@@ -61,7 +41,7 @@ it('keeps both changes when another one lands between a change\'s read and its w
 it('finds nothing to change when the webhook was deleted between the read and the write, and it stays deleted', async () => {
   await store.collection(WEBHOOKS).put(hook);
   const remove = () => webhooks.updateWebhook('ada', 'wh1', () => ({ deletedAt: '2026-11-02T00:00:00.000Z', enabled: false }));
-  expect(await withWriterBetweenReadAndWrite(remove).updateWebhook('ada', 'wh1', () => ({ name: 'renamed' }))).toBeNull();
+  expect(await meddling(remove).updateWebhook('ada', 'wh1', () => ({ name: 'renamed' }))).toBeNull();
   expect(await stored()).toMatchObject({ name: 'first', deletedAt: '2026-11-02T00:00:00.000Z', _pos: 2 });
   expect(await webhooks.ownedWebhook('ada', 'wh1')).toBeNull();
   expect(await webhooks.webhooksOf('ada')).toEqual([]);
@@ -78,6 +58,6 @@ it('gives a webhook made before revisions its first one, and compares on it from
   await store.collection(WEBHOOKS).put(older);
   expect(await webhooks.updateWebhook('ada', 'wh1', () => ({ name: 'renamed' }))).toMatchObject({ _pos: 1 });
   const other = () => webhooks.updateWebhook('ada', 'wh1', () => ({ enabled: false }));
-  await withWriterBetweenReadAndWrite(other).updateWebhook('ada', 'wh1', () => ({ events: ['task.created'] }));
+  await meddling(other).updateWebhook('ada', 'wh1', () => ({ events: ['task.created'] }));
   expect(await stored()).toMatchObject({ name: 'renamed', enabled: false, events: ['task.created'], _pos: 3 });
 });
