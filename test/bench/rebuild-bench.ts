@@ -4,6 +4,7 @@
  * position 0 into a fresh read store (as `projections rebuild` does) until it is switched active, and finally all of
  * them at once, as a cold start on that log does. The log is read as the service reads it: pages read and opened on
  * a worker thread (services/eventstore/log-pages.ts). Events per second = log head / seconds to the switch.
+ * With BENCH_REBUILD_MONGO_URL the read models are built into that MongoDB (a database per build, dropped after).
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import { historyStore } from '../../services/eventstore/decoding-event-store';
 import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import { erasable } from '../../services/history/erasable-projection';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+import { openMongoReadStore } from '../../services/readstore/mongo-read-store';
+import type { ReadStore } from '../../services/readstore/read-store.port';
 import type { Projection } from '../../projections/projection';
 import { ProjectionRunner } from '../../projections/runner';
 import { Watermarks } from '../../projections/watermarks';
@@ -34,7 +37,10 @@ export const rebuildEvents = (env = process.env) => Number(env.BENCH_REBUILD_EVE
 async function timeBuild(dir: string, keysFile: string, defs: (store: ReturnType<typeof historyStore>) => Projection[], tag: string): Promise<number> {
   const log = pino({ level: 'silent' });
   const keyStore = await openEmbeddedReadStore(keysFile);
-  const store = await openEmbeddedReadStore(path.join(dir, `read-${tag}.sqlite`));
+  const mongoUrl = process.env.BENCH_REBUILD_MONGO_URL;
+  const store: ReadStore = mongoUrl
+    ? await openMongoReadStore(mongoUrl, `rebuild_bench_${tag}_${randomUUID().slice(0, 8)}`)
+    : await openEmbeddedReadStore(path.join(dir, `read-${tag}.sqlite`));
   const logFile = path.join(dir, 'events.sqlite');
   const history = historyStore(await openSqliteEventStore(logFile), keyStore, logFile);
   const head = await history.events.headPosition();
@@ -46,6 +52,7 @@ async function timeBuild(dir: string, keysFile: string, defs: (store: ReturnType
   while (!(await done())) await sleep(10);
   const seconds = (performance.now() - t0) / 1000;
   await runner.stop();
+  if (mongoUrl) for (const name of await store.listCollections()) await store.collection(name).drop();
   await Promise.all([store.close(), keyStore.close(), history.events.close()]);
   return seconds;
 }

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+import { openEmbeddedReadStore, type EmbeddedReadStore } from '../../services/readstore/embedded-read-store';
+import type { Grouped } from '../../services/readstore/read-store.port';
 
 const dir = mkdtempSync(join(tmpdir(), 'read-store-batch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,5 +76,87 @@ describe('embedded read store batch', () => {
     other.close();
     expect(await store.collection('docs').get('a')).toMatchObject({ _pos: 2 });
     await store.close();
+  });
+});
+
+describe('embedded read store batch: what it writes', () => {
+  let store: EmbeddedReadStore;
+  let names = 0;
+  const freshName = (label: string) => `${label}${++names}`;
+  beforeAll(async () => {
+    store = await openEmbeddedReadStore(join(dir, 'semantics.db'));
+  });
+  afterAll(() => store.close());
+
+  const batch = (work: (grouped: Grouped) => Promise<void>) => store.batch!(work);
+
+  it('writes what the batch wrote, as last written; its reads see its writes', async () => {
+    const name = freshName('batch');
+    const outside = store.collection(name);
+    await outside.put({ _id: 'stored', _pos: 5, v: 'before' });
+    await outside.put({ _id: 'gone', v: 'x' });
+    await batch(async (grouped) => {
+      const c = grouped.collection(name);
+      expect(await c.putIfNewer({ _id: 'stored', _pos: 4, v: 'stale' })).toBe(false);
+      expect(await c.putIfNewer({ _id: 'stored', _pos: 6, v: 'newer' })).toBe(true);
+      expect(await c.putIfNewer({ _id: 'stored', _pos: 6, v: 'same position' })).toBe(false);
+      for (let i = 1; i <= 5; i++) await c.putIfNewer({ _id: 'fresh', _pos: i, v: `v${i}` });
+      await c.delete('gone');
+      await c.put({ _id: 'put', v: 1 });
+      await c.delete('put');
+      await c.put({ _id: 'put', v: 2 });
+      expect(await c.get('stored')).toMatchObject({ v: 'newer' });
+      expect(await c.get('fresh')).toMatchObject({ _pos: 5, v: 'v5' });
+      expect(await c.get('gone')).toBeNull();
+      expect((await c.find({})).map((d) => d._id).sort()).toEqual(['fresh', 'put', 'stored']);
+      expect(await c.count({ v: 'newer' })).toBe(1);
+      await c.put({ _id: 'after-find', v: 3 });
+    });
+    expect(await outside.find({}, { sort: [['_id', 1]] })).toEqual([
+      { _id: 'after-find', v: 3 },
+      { _id: 'fresh', _pos: 5, v: 'v5' },
+      { _id: 'put', v: 2 },
+      { _id: 'stored', _pos: 6, v: 'newer' },
+    ]);
+  });
+
+  it('a putIfNewer after a delete in the same batch writes the document again', async () => {
+    const name = freshName('batch');
+    const outside = store.collection(name);
+    await outside.putIfNewer({ _id: 'a', _pos: 9, v: 'old' });
+    await batch(async (grouped) => {
+      const c = grouped.collection(name);
+      await c.delete('a');
+      expect(await c.putIfNewer({ _id: 'a', _pos: 3, v: 'again' })).toBe(true);
+    });
+    expect(await outside.get('a')).toEqual({ _id: 'a', _pos: 3, v: 'again' });
+  });
+
+  it('keeps what was written, not the object the caller changes afterwards', async () => {
+    const name = freshName('batch');
+    const outside = store.collection(name);
+    await batch(async (grouped) => {
+      const doc = { _id: 'a', _pos: 1, tags: ['one'] };
+      await grouped.collection(name).putIfNewer(doc);
+      doc.tags.push('two');
+    });
+    expect(await outside.get('a')).toEqual({ _id: 'a', _pos: 1, tags: ['one'] });
+  });
+
+  it('fails as a whole when a write breaks a unique index: nothing after it is written', async () => {
+    const dataName = freshName('batch');
+    const data = store.collection(dataName);
+    const marksName = freshName('marks');
+    const marks = store.collection(marksName);
+    await data.ensureIndex(['email'], { unique: true });
+    await data.put({ _id: 'u1', email: 'a@example.com' });
+    await expect(
+      batch(async (grouped) => {
+        await grouped.collection(dataName).put({ _id: 'u2', email: 'a@example.com' });
+        await grouped.collection(marksName).putIfNewer({ _id: 'page', _pos: 10 });
+      }),
+    ).rejects.toThrow();
+    expect(await marks.get('page')).toBeNull();
+    expect((await data.find({ email: 'a@example.com' })).map((d) => d._id)).toEqual(['u1']);
   });
 });
