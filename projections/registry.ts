@@ -6,6 +6,7 @@
  * replaces, a rebuild requested while a build switched over could put the old storage back as the active one.
  */
 import type { ReadStore } from '../services/readstore/read-store.port';
+import { changeByRevision, type Revised } from '../services/readstore/revisions';
 
 export const REGISTRY = '_projections';
 
@@ -20,36 +21,19 @@ export interface RegistryDoc {
   [k: string]: unknown;
 }
 
-/** Attempts before giving up on a registry entry others keep changing (a handful of writers at most). */
-const ATTEMPTS = 20;
-
 export const emptyRegistryDoc = (name: string): RegistryDoc => ({ _id: name, active: null, building: null, generation: 0 });
 
 export const registryDocs = (store: Pick<ReadStore, 'collection'>) => store.collection<RegistryDoc>(REGISTRY);
 
 /**
- * Applies `change` to the stored entry (null when there is none) as one compare-and-set, again on the newer entry
- * when another writer came first; `change` returning null leaves it as it is. Resolves to the entry it replaced and
- * the one now stored.
+ * Applies `change` to the stored entry (null when there is none) as one compare-and-set on its revision
+ * (changeByRevision); `change` returning null leaves it as it is. Resolves to the entry it replaced and the one now
+ * stored.
  */
-export async function changeRegistry(
+export function changeRegistry(
   store: Pick<ReadStore, 'collection'>,
   name: string,
   change: (current: RegistryDoc | null) => RegistryDoc | null,
-): Promise<{ before: RegistryDoc | null; after: RegistryDoc | null }> {
-  const docs = registryDocs(store);
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const before = await docs.get(name);
-    const next = change(before);
-    if (next === null) return { before, after: before };
-    const revision = before?._pos;
-    const after: RegistryDoc = { ...next, _id: name, _pos: (revision ?? 0) + 1 };
-    // An entry written before revisions were kept takes its first one plainly, once: no conditional write replaces it.
-    if (before !== null && typeof revision !== 'number') {
-      await docs.put(after);
-      return { before, after };
-    }
-    if (await docs.putIfNewer(after)) return { before, after };
-  }
-  throw new Error(`projection registry entry ${name} kept changing under ${ATTEMPTS} attempts`);
+): Promise<Revised<RegistryDoc>> {
+  return changeByRevision(registryDocs(store), name, change);
 }

@@ -10,6 +10,7 @@
 import type { AutomationRun, RunStatus, StepStatus } from '../../contracts/automations';
 import { deterministicUuid, newId } from '../ids';
 import type { Collection, Doc, ReadStore } from '../readstore/read-store.port';
+import { changeByRevision } from '../readstore/revisions';
 import type { DeliveredPayload } from '../dispatcher/audience';
 import type { AttemptDoc } from '../dispatcher/webhook-store';
 
@@ -93,12 +94,8 @@ export class RunStore {
 
   /** Applies `change` to the run while `lease` still holds it; null when the lease was lost or the run is gone. */
   async update(id: string, lease: string, change: (doc: RunDoc) => Partial<RunDoc>): Promise<RunDoc | null> {
-    for (;;) {
-      const doc = await this.runs.get(id);
-      if (!doc || doc.lease !== lease) return null;
-      const next: RunDoc = { ...doc, ...change(doc), _pos: doc._pos + 1 };
-      if (await this.runs.putIfNewer(next)) return next;
-    }
+    const { before, after } = await changeByRevision(this.runs, id, (doc) => (doc?.lease === lease ? { ...doc, ...change(doc) } : null));
+    return before?.lease === lease ? after : null;
   }
 }
 

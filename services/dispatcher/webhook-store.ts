@@ -10,6 +10,7 @@
 import type { Delivery, Webhook } from '../../contracts/webhooks';
 import type { Keyring, Sealer } from '../keyring';
 import type { Collection, Doc, ReadStore } from '../readstore/read-store.port';
+import { changeByRevision } from '../readstore/revisions';
 
 export const WEBHOOKS = '_webhooks';
 export const DELIVERIES = '_webhook_deliveries';
@@ -115,16 +116,11 @@ export class WebhookStore {
    * on a fresh read when someone else wrote in between; null when the user has no such webhook (or it was deleted).
    */
   async updateWebhook(userId: string, id: string, change: (doc: WebhookDoc) => Partial<WebhookDoc>): Promise<WebhookDoc | null> {
-    for (;;) {
-      const doc = await this.ownedWebhook(userId, id);
-      if (!doc) return null;
-      const next: WebhookDoc = { ...doc, ...change(doc), _pos: (doc._pos ?? 0) + 1, updatedAt: new Date().toISOString() };
-      if (doc._pos === undefined) {
-        await this.webhooks.put(next); // made before revisions: a document without one is never replaced by putIfNewer
-        return next;
-      }
-      if (await this.webhooks.putIfNewer(next)) return next;
-    }
+    const owned = (doc: WebhookDoc | null): doc is WebhookDoc => doc !== null && live(doc) && doc.userId === userId;
+    const { before, after } = await changeByRevision(this.webhooks, id, (doc) =>
+      owned(doc) ? { ...doc, ...change(doc), updatedAt: new Date().toISOString() } : null,
+    );
+    return owned(before) ? after : null;
   }
 
   /**
@@ -132,14 +128,11 @@ export class WebhookStore {
    * read when someone else wrote in between. `change` returns null to leave the document alone.
    */
   async updateDelivery(id: string, change: (doc: DeliveryDoc) => Partial<DeliveryDoc> | null): Promise<DeliveryDoc | null> {
-    for (;;) {
-      const doc = await this.deliveries.get(id);
-      if (!doc) return null;
-      const fields = change(doc);
-      if (!fields) return doc;
-      const next: DeliveryDoc = { ...doc, ...fields, _pos: doc._pos + 1, updatedAt: new Date().toISOString() };
-      if (await this.deliveries.putIfNewer(next)) return next;
-    }
+    const { after } = await changeByRevision(this.deliveries, id, (doc) => {
+      const fields = doc && change(doc);
+      return fields ? { ...doc, ...fields, updatedAt: new Date().toISOString() } : null;
+    });
+    return after;
   }
 
   /** The next revision if nobody wrote since `doc` was read, else null. */
