@@ -97,7 +97,8 @@ export abstract class PollingWorker {
       }
       const took = Date.now() - started;
       if (!this.woken && this.running) await this.sleep();
-      if (this.running) await new Promise((resolve) => setTimeout(resolve, Math.max(COALESCE_MS, Math.min(took, this.limits.pollMs))));
+      // After a full sleep the poll interval has passed already; only a wake-up waits as long as the poll took.
+      if (this.woken && this.running) await new Promise((resolve) => setTimeout(resolve, Math.max(COALESCE_MS, Math.min(took, this.limits.pollMs))));
     }
   }
 
