@@ -103,7 +103,7 @@ export class WebhookStore {
 
   async ownedWebhook(userId: string, id: string): Promise<WebhookDoc | null> {
     const doc = await this.webhooks.get(id);
-    return doc && live(doc) && doc.userId === userId ? doc : null;
+    return ownedBy(userId, doc) ? doc : null;
   }
 
   /** The user's webhooks, oldest first. */
@@ -116,11 +116,10 @@ export class WebhookStore {
    * on a fresh read when someone else wrote in between; null when the user has no such webhook (or it was deleted).
    */
   async updateWebhook(userId: string, id: string, change: (doc: WebhookDoc) => Partial<WebhookDoc>): Promise<WebhookDoc | null> {
-    const owned = (doc: WebhookDoc | null): doc is WebhookDoc => doc !== null && live(doc) && doc.userId === userId;
     const { before, after } = await changeByRevision(this.webhooks, id, (doc) =>
-      owned(doc) ? { ...doc, ...change(doc), updatedAt: new Date().toISOString() } : null,
+      ownedBy(userId, doc) ? { ...doc, ...change(doc), updatedAt: new Date().toISOString() } : null,
     );
-    return owned(before) ? after : null;
+    return ownedBy(userId, before) ? after : null;
   }
 
   /**
@@ -144,6 +143,9 @@ export class WebhookStore {
 
 /** Not deleted. */
 export const live = (doc: WebhookDoc): boolean => !doc.deletedAt;
+
+/** A webhook of this user's that is not deleted. */
+const ownedBy = (userId: string, doc: WebhookDoc | null): doc is WebhookDoc => doc !== null && live(doc) && doc.userId === userId;
 
 export const webhookView = (d: WebhookDoc): Webhook => ({
   id: d._id, name: d.name, url: d.url, events: d.events, enabled: d.enabled, createdAt: d.createdAt, updatedAt: d.updatedAt,
