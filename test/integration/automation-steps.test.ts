@@ -80,7 +80,8 @@ it('call_webhook made again sends the same delivery id and bytes', async () => {
 
 it('creates a run once and lets only the holder of its current lease record', async () => {
   const runs = new RunStore(svc.service.context.store);
-  const doc = run([notify()]);
+  // Due in an hour: the service's own run worker must not claim it between these steps.
+  const doc = { ...run([notify()]), dueMs: Date.now() + 3_600_000 };
   expect(await runs.runs.insertNew(doc)).toBe(true);
   expect(await runs.runs.insertNew({ ...doc, startedAt: 'again' })).toBe(false);
 
