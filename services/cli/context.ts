@@ -54,16 +54,18 @@ export async function withEventLog<T>(use: (events: EventStore, cfg: Config) => 
 export async function withDecodedLog<T>(use: (events: EventStore, cfg: Config) => Promise<T>): Promise<T> {
   const cfg = config();
   const raw = await eventLog(cfg);
+  let events = raw;
   try {
     const store = await readModels(cfg);
     try {
-      const { historyStore } = await import('../eventstore/decoding-event-store');
-      return await use(historyStore(raw, store).events, cfg);
+      const [{ historyStore }, { embeddedLogFile }] = await Promise.all([import('../eventstore/decoding-event-store'), import('../composition')]);
+      events = historyStore(raw, store, embeddedLogFile(cfg)).events;
+      return await use(events, cfg);
     } finally {
       await store.close();
     }
   } finally {
-    await raw.close(); // also when the read-model store is missing: an open log would keep the process alive
+    await events.close(); // also when the read-model store is missing: an open log would keep the process alive
   }
 }
 

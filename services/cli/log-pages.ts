@@ -56,21 +56,73 @@ export async function* matchingPages(events: EventStore, filter: EventFilter, op
   const end = Math.min(filter.to ?? head, head);
   const matches = eventMatcher(filter);
   const bar = progressBar(options.progress, options.label, Math.max(0, end - filter.after), 'positions');
+  const pages = readingAhead(events, filter.after, end);
   try {
-    let after = filter.after;
     let left = filter.limit ?? Number.POSITIVE_INFINITY;
-    while (after < end && left > 0) {
-      const page = await events.readAll(after, PAGE_SIZE);
-      if (page.length === 0) break;
-      const inRange = page.filter((e) => e.position <= end);
-      const kept = inRange.filter(matches).slice(0, left);
+    for (let page = await pages.next(); page && left > 0; page = await pages.next()) {
+      const kept = page.filter((e) => e.position <= end && matches(e)).slice(0, left);
       left -= kept.length;
       if (kept.length > 0) yield kept;
-      after = page[page.length - 1].position;
-      bar.update(Math.min(after, end) - filter.after);
-      if (inRange.length < page.length) break;
+      bar.update(Math.min(page[page.length - 1].position, end) - filter.after);
     }
   } finally {
+    pages.stop();
     bar.stop();
   }
+}
+
+/** Pages read and waiting for the consumer, at most. */
+const AHEAD = 3;
+
+/**
+ * The log's pages from `after` until one reaches `end`, each asked for as soon as the one before it arrived (up to
+ * AHEAD waiting): the log's worker, where it has one, reads and opens them while the consumer handles earlier ones.
+ * `next()` gives null after the last page, and throws what a read threw.
+ */
+function readingAhead(events: EventStore, after: number, end: number) {
+  const ready: RecordedEvent[][] = [];
+  let reading = false;
+  let ended = after >= end;
+  let failure: { error: unknown } | null = null;
+  let arrived: (() => void) | null = null;
+  const read = () => {
+    if (reading || ended || ready.length >= AHEAD) return;
+    reading = true;
+    events.readAll(after, PAGE_SIZE).then(
+      (page) => {
+        if (page.length > 0) {
+          ready.push(page);
+          after = page[page.length - 1].position;
+        }
+        ended ||= page.length === 0 || after >= end;
+        settled();
+      },
+      (error: unknown) => {
+        failure = { error };
+        ended = true;
+        settled();
+      },
+    );
+  };
+  const settled = () => {
+    reading = false;
+    arrived?.();
+    arrived = null;
+    read();
+  };
+  return {
+    async next(): Promise<RecordedEvent[] | null> {
+      for (;;) {
+        read();
+        const page = ready.shift();
+        if (page) return page;
+        if (failure) throw failure.error;
+        if (ended && !reading) return null;
+        await new Promise<void>((resolve) => (arrived = resolve));
+      }
+    },
+    stop() {
+      ended = true;
+    },
+  };
 }

@@ -67,6 +67,18 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec, offThre
   const recent = recentlyDecoded(codec);
   const fromLog = recent.read;
   const keyFor = (userId: string) => offThread!.keys.forReading(userId);
+  // Only a full page is worth the trip to the worker: a follower at the head reads a few events at a time.
+  const fullPageAhead = async (after: number, limit: number) => !!offThread?.pages.working && (await inner.headPosition()) - after >= limit;
+  /** A page read and opened on the worker (every type where `types` is null). */
+  const offThreadPage = async (after: number, limit: number, types: ReadonlySet<string> | null) => {
+    const read = await offThread!.pages.readAllOf(after, limit, types, keyFor);
+    // The page's keys were asked for before any of it was decoded: it ends at an erasure, and what follows is read
+    // again once decoding the erasure made this process forget the erased user's key.
+    const erasure = read.events.findIndex((e) => e.type === 'user.erased');
+    const events = erasure === -1 ? read.events : read.events.slice(0, erasure + 1);
+    recent.passing(events);
+    return { events: events.map(codec.decodeOpened), reached: erasure === -1 ? read.reached : events[erasure].position };
+  };
   return {
     async append(streamId, events, expected) {
       return inner.append(streamId, await Promise.all(events.map((e) => codec.encode(e))), expected);
@@ -74,20 +86,15 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec, offThre
     // Deciders may keep the data they fold: stream reads decode afresh.
     readStream: async (streamId, fromRevision, limit) =>
       Promise.all((await inner.readStream(streamId, fromRevision, limit)).map((e) => codec.decode(e))),
-    readAll: async (after, limit) => Promise.all((await inner.readAll(after, limit)).map(fromLog)),
+    async readAll(after, limit) {
+      // Reads of one event (health checks, the bus) stay on this thread.
+      if (limit > 1 && (await fullPageAhead(after, limit))) return (await offThreadPage(after, limit, null)).events;
+      return Promise.all((await inner.readAll(after, limit)).map(fromLog));
+    },
     // An erasure is always decoded: reading it is what makes this process forget the user's key.
     async readAllOf(after, limit, types) {
       const wanted = new Set(types).add('user.erased');
-      // Only a full page is worth the trip: a follower at the head reads a few events at a time.
-      if (offThread?.pages.working && (await inner.headPosition()) - after >= limit) {
-        const read = await offThread.pages.readAllOf(after, limit, wanted, keyFor);
-        // The page's keys were asked for before any of it was decoded: it ends at an erasure, and what follows is
-        // read again once decoding the erasure made this process forget the erased user's key.
-        const erasure = read.events.findIndex((e) => e.type === 'user.erased');
-        const events = erasure === -1 ? read.events : read.events.slice(0, erasure + 1);
-        recent.passing(events);
-        return { events: events.map(codec.decodeOpened), reached: erasure === -1 ? read.reached : events[erasure].position };
-      }
+      if (await fullPageAhead(after, limit)) return offThreadPage(after, limit, wanted);
       if (inner.readAllOf) {
         const read = await inner.readAllOf(after, limit, wanted);
         return { events: await Promise.all(read.events.map(fromLog)), reached: read.reached };

@@ -48,8 +48,15 @@ const askKeys = (id: number, users: string[]) =>
     port.postMessage({ id, need: users } satisfies FromWorker);
   });
 
-async function read(id: number, after: number, limit: number, types: string[]): Promise<void> {
-  const { rows, reached } = log.rowsOf(after, limit, types);
+/** The next `limit` positions' rows, of `types` only unless null. */
+function rowsOf(after: number, limit: number, types: string[] | null) {
+  if (types) return log.rowsOf(after, limit, types);
+  const rows = log.readAll(after, limit);
+  return { rows, reached: rows.at(-1)?.position ?? after };
+}
+
+async function read({ id, after, limit, types }: Extract<ToWorker, { op: 'read' }>): Promise<void> {
+  const { rows, reached } = rowsOf(after, limit, types);
   const events: Opening[] = rows.map((row) => ({ row, eventId: unquoteId(row.event_id)!, text: row.data, redacted: false }));
   const keys = new Map<string, Buffer | null>();
   for (let needed = peel(events, keys); needed.size > 0; needed = peel(events, keys)) {
@@ -65,7 +72,7 @@ port.on('message', (message: ToWorker) => {
     keysArrived.delete(message.id);
     return;
   }
-  read(message.id, message.after, message.limit, message.types).catch((error: unknown) =>
+  read(message).catch((error: unknown) =>
     port.postMessage({ id: message.id, error: String((error as Error)?.stack ?? error) } satisfies FromWorker),
   );
 });

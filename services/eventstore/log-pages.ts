@@ -2,8 +2,8 @@
  * Catch-up pages of the embedded log read and opened on a worker thread (log-pages-worker.ts), so that a rebuild's
  * reading and decrypting run beside its applying instead of before it: they were more than half of a rebuild's time
  * on the event loop. The keys stay with the main thread's UserKeys (their cache, their erasure rules): the worker asks
- * for those of each page and forgets them after it. Used by decoding-event-store.ts for readAllOf only, and only for
- * full pages (a catch-up far behind the head): near the head, the trip costs more than it saves.
+ * for those of each page and forgets them after it. Used by decoding-event-store.ts for readAllOf and readAll (exports),
+ * and only for full pages (far behind the head): near the head, the trip costs more than it saves.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -11,9 +11,13 @@ import { Worker } from 'node:worker_threads';
 import type { RecordedEvent } from './event-store.port';
 
 export type ToWorker =
-  | { op: 'read'; id: number; after: number; limit: number; types: string[] }
+  /** `types` null: every type. */
+  | { op: 'read'; id: number; after: number; limit: number; types: string[] | null }
   /** The keys asked for; null when they could not be read (the page fails). */
-  | { op: 'keys'; id: number; keys: Array<[string, Uint8Array | null]> | null };
+  | { op: 'keys'; id: number; keys: Keys | null };
+
+/** Users' keys, null for a destroyed one. */
+type Keys = Array<[string, Uint8Array | null]>;
 
 export type FromWorker =
   | { id: number; need: string[] }
@@ -22,11 +26,14 @@ export type FromWorker =
   | { id: number; error: string };
 
 export interface LogPages {
-  /** As EventStore.readAllOf, each event's data opened with the keys `keyFor` gives (`redacted` where one is gone). */
+  /**
+   * As EventStore.readAllOf (readAll where `types` is null), each event's data opened with the keys `keyFor` gives
+   * (`redacted` where one is gone).
+   */
   readAllOf(
     after: number,
     limit: number,
-    types: ReadonlySet<string>,
+    types: ReadonlySet<string> | null,
     keyFor: (userId: string) => Promise<Buffer | null>,
   ): Promise<{ events: RecordedEvent[]; reached: number }>;
   /** False once the worker stopped (it failed): readers go back to their own thread. */
@@ -35,6 +42,9 @@ export interface LogPages {
   readonly running: boolean;
   close(): Promise<void>;
 }
+
+const keysOf = (users: Iterable<string>, keyFor: Call['keyFor']): Promise<Keys> =>
+  Promise.all([...users].map(async (user): Promise<Keys[number]> => [user, await keyFor(user)]));
 
 /** A worker asked for nothing this long stops; the next page starts another. */
 const IDLE_MS = 5000;
@@ -81,7 +91,7 @@ export function logPagesOffThread(file: string, idleMs = IDLE_MS): LogPages | nu
     const call = calls.get(message.id);
     if (!call) return;
     if ('need' in message) {
-      void Promise.all(message.need.map(async (user) => [user, await call.keyFor(user)] as [string, Buffer | null])).then(
+      void keysOf(message.need, call.keyFor).then(
         (keys) => worker?.postMessage({ op: 'keys', id: message.id, keys } satisfies ToWorker),
         (error: Error) => {
           worker?.postMessage({ op: 'keys', id: message.id, keys: null } satisfies ToWorker);
@@ -121,7 +131,7 @@ export function logPagesOffThread(file: string, idleMs = IDLE_MS): LogPages | nu
         idle = null;
         const id = nextId++;
         calls.set(id, { keyFor, resolve, reject });
-        started().postMessage({ op: 'read', id, after, limit, types: [...types] } satisfies ToWorker);
+        started().postMessage({ op: 'read', id, after, limit, types: types && [...types] } satisfies ToWorker);
       });
     },
     async close() {

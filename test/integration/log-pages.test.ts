@@ -155,3 +155,27 @@ it('a page ends at an erasure: what follows is opened with the keys as decoding 
   expect(await writer.events.readAllOf!(7, 1, wanted)).toStrictEqual(second);
   expect(trips).toBe(2);
 });
+
+it('readAll (exports) reads full pages of every type through the worker, as the main thread reads them; one event stays here', async () => {
+  const onMain = await historyStore(raw, store).events.readAll(0, 6);
+  const read = await offThread.events.readAll(0, 6);
+  expect(trips).toBe(1);
+  expect(read).toStrictEqual(onMain);
+  expect(read.map((e) => e.type)).toContain('other.type');
+  expect(await offThread.events.readAll(2, 1)).toStrictEqual(onMain.slice(2, 3));
+  expect(trips).toBe(1);
+});
+
+it('readAll through the worker ends its page at an erasure, and reads what follows with the erased key gone', async () => {
+  await historyStore(raw, store).keys.destroy(ada);
+  await raw.append('erasure', [event('user.erased', { userId: ada, erasedAt: 'now' }, null)], 'no_stream');
+  const late = (note: string) => event('thing.noted', { note, createdBy: ada }, bob);
+  await offThread.events.append('late', [late('sealed under her stale key'), late('and again')], 'no_stream');
+  const first = await offThread.events.readAll(5, 3);
+  expect(first.map((e) => e.type)).toEqual(['thing.noted', 'user.erased']);
+  expect(first[0].data).toEqual({ note: 'last' }); // read before the erasure was decoded: Ada's key was still known
+  const second = await offThread.events.readAll(7, 2);
+  expect(trips).toBe(2);
+  expect(second.map((e) => e.redacted)).toEqual(['erased', 'erased']);
+  expect(second).toStrictEqual(await historyStore(raw, store).events.readAll(7, 2));
+});
