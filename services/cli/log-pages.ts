@@ -56,73 +56,48 @@ export async function* matchingPages(events: EventStore, filter: EventFilter, op
   const end = Math.min(filter.to ?? head, head);
   const matches = eventMatcher(filter);
   const bar = progressBar(options.progress, options.label, Math.max(0, end - filter.after), 'positions');
-  const pages = readingAhead(events, filter.after, end);
   try {
     let left = filter.limit ?? Number.POSITIVE_INFINITY;
-    for (let page = await pages.next(); page && left > 0; page = await pages.next()) {
+    for await (const page of readingAhead(events, filter.after, end)) {
       const kept = page.filter((e) => e.position <= end && matches(e)).slice(0, left);
       left -= kept.length;
       if (kept.length > 0) yield kept;
       bar.update(Math.min(page[page.length - 1].position, end) - filter.after);
+      if (left <= 0) break;
     }
   } finally {
-    pages.stop();
     bar.stop();
   }
 }
 
-/** Pages read and waiting for the consumer, at most. */
+/** Pages asked for at once, at most, where the log's positions are dense. */
 const AHEAD = 3;
 
 /**
- * The log's pages from `after` until one reaches `end`, each asked for as soon as the one before it arrived (up to
- * AHEAD waiting): the log's worker, where it has one, reads and opens them while the consumer handles earlier ones.
- * `next()` gives null after the last page, and throws what a read threw.
+ * The log's pages from `after` until one reaches `end`, in order; a failed read throws where its page is due. Where
+ * positions are dense (the embedded log numbers its events 1, 2, 3, ...), the pages after the next one are asked for
+ * too, each after the position the page before it should end at: the log's worker reads and opens them while the
+ * consumer handles earlier ones. A guess is kept only when the page before ended there and holds no erasure (pages
+ * read before an erasure was decoded may have been opened with the erased user's key); otherwise it is dropped and
+ * read again. Where positions are sparse, each page is asked for once the one before it arrived.
  */
-function readingAhead(events: EventStore, after: number, end: number) {
-  const ready: RecordedEvent[][] = [];
-  let reading = false;
-  let ended = after >= end;
-  let failure: { error: unknown } | null = null;
-  let arrived: (() => void) | null = null;
-  const read = () => {
-    if (reading || ended || ready.length >= AHEAD) return;
-    reading = true;
-    events.readAll(after, PAGE_SIZE).then(
-      (page) => {
-        if (page.length > 0) {
-          ready.push(page);
-          after = page[page.length - 1].position;
-        }
-        ended ||= page.length === 0 || after >= end;
-        settled();
-      },
-      (error: unknown) => {
-        failure = { error };
-        ended = true;
-        settled();
-      },
-    );
+async function* readingAhead(events: EventStore, after: number, end: number): AsyncGenerator<RecordedEvent[]> {
+  const asked: Array<{ after: number; page: Promise<RecordedEvent[]> }> = [];
+  const ask = (from: number) => {
+    const page = events.readAll(from, PAGE_SIZE);
+    page.catch(() => undefined); // reported where it is awaited; nowhere if dropped
+    asked.push({ after: from, page });
   };
-  const settled = () => {
-    reading = false;
-    arrived?.();
-    arrived = null;
-    read();
-  };
-  return {
-    async next(): Promise<RecordedEvent[] | null> {
-      for (;;) {
-        read();
-        const page = ready.shift();
-        if (page) return page;
-        if (failure) throw failure.error;
-        if (ended && !reading) return null;
-        await new Promise<void>((resolve) => (arrived = resolve));
-      }
-    },
-    stop() {
-      ended = true;
-    },
-  };
+  if (after < end) ask(after);
+  for (let next = asked.shift(); next; next = asked.shift()) {
+    const page = await next.page;
+    if (page.length === 0) return;
+    const last = page[page.length - 1].position;
+    if (asked[0]?.after !== last || page.some((e) => e.type === 'user.erased')) asked.length = 0;
+    const dense = page.length === PAGE_SIZE && last - next.after === PAGE_SIZE;
+    for (let from = asked.length > 0 ? asked[asked.length - 1].after + PAGE_SIZE : last; from < end && asked.length < (dense ? AHEAD : 1); from += PAGE_SIZE) {
+      ask(from);
+    }
+    yield page;
+  }
 }
