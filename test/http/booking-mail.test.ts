@@ -89,6 +89,16 @@ describe('through SMTP (SMTP_URL set)', () => {
   });
 
   const toAna = (bookingId: string) => smtp.received.filter((m) => m.to.includes('ana@example.com') && m.raw.includes(bookingId));
+  /**
+   * The booking's three mail records once none is `sending`: the log records an SMTP server's answer a moment after
+   * the server holds the message (a round trip to the read store, longer on MongoDB-wire).
+   */
+  const mailLogged = async (bookingId: string) => {
+    const records = async () =>
+      (await new MailLog(svc.service.context.store).recent()).filter((r) => r.bookingId === bookingId).sort((a, b) => a.sequence - b.sequence);
+    await until(async () => (await records()).filter((r) => r.state !== 'sending').length >= 3, DELIVERY_WAIT_MS, 'three answers in the mail log');
+    return records();
+  };
 
   it('sends REQUEST, REQUEST, CANCEL with one UID and increasing SEQUENCE, from MAIL_FROM, with working links', async () => {
     const { id, token, starts } = await bookMoveCancel(svc);
@@ -100,13 +110,14 @@ describe('through SMTP (SMTP_URL set)', () => {
     const plain = text.parts.flatMap((p) => (p.parts.length ? p.parts : [p])).find((p) => /^text\/plain/.test(p.headers.get('content-type') ?? ''))!;
     expect(plain.body).toContain(`https://cal.example.com/booking/${id}/cancel#token=${token}`);
 
-    const records = (await new MailLog(svc.service.context.store).recent()).filter((r) => r.bookingId === id).sort((a, b) => a.sequence - b.sequence);
+    const records = await mailLogged(id);
     expect(records.map((r) => [r.state, r.method, r.sequence, r.attempts])).toEqual([['sent', 'REQUEST', 0, 1], ['sent', 'REQUEST', 1, 1], ['sent', 'CANCEL', 2, 1]]);
   });
 
   it('sends nothing twice when the bus delivers an event again (after a crash before its commit)', async () => {
     const { id } = await bookMoveCancel(svc);
     await until(() => toAna(id).length >= 3, DELIVERY_WAIT_MS, 'three messages');
+    await mailLogged(id);
     const created = (await svc.service.context.events.readAll(0, 100_000))
       .find((e) => e.type === 'booking.created' && (e.data as { id: string }).id === id)!;
     const sent: string[] = [];
