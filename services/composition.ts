@@ -75,7 +75,6 @@ async function openEmbeddedBusOn(file: string, events: EventStore, logIsEmbedded
 }
 
 /** The embedded event log's file, unless the configuration names EventStoreDB. */
-/** The embedded log's file; undefined on EventStoreDB. */
 export const embeddedLogFile = (config: Config) => (config.EVENTSTORE_URL ? undefined : path.resolve(config.DATA_DIR, 'events.sqlite'));
 
 /** The event log the configuration names (also what the CLI reads). */

@@ -95,9 +95,8 @@ async function* readingAhead(events: EventStore, after: number, end: number): As
     const last = page[page.length - 1].position;
     if (asked[0]?.after !== last || page.some((e) => e.type === 'user.erased')) asked.length = 0;
     const dense = page.length === PAGE_SIZE && last - next.after === PAGE_SIZE;
-    for (let from = asked.length > 0 ? asked[asked.length - 1].after + PAGE_SIZE : last; from < end && asked.length < (dense ? AHEAD : 1); from += PAGE_SIZE) {
-      ask(from);
-    }
+    let from = asked.length > 0 ? asked[asked.length - 1].after + PAGE_SIZE : last;
+    for (; from < end && asked.length < (dense ? AHEAD : 1); from += PAGE_SIZE) ask(from);
     yield page;
   }
 }

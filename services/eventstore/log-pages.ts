@@ -14,10 +14,7 @@ export type ToWorker =
   /** `types` null: every type. */
   | { op: 'read'; id: number; after: number; limit: number; types: string[] | null }
   /** The keys asked for; null when they could not be read (the page fails). */
-  | { op: 'keys'; id: number; keys: Keys | null };
-
-/** Users' keys, null for a destroyed one. */
-type Keys = Array<[string, Uint8Array | null]>;
+  | { op: 'keys'; id: number; keys: Array<[string, Uint8Array | null]> | null };
 
 export type FromWorker =
   | { id: number; need: string[] }
@@ -42,9 +39,6 @@ export interface LogPages {
   readonly running: boolean;
   close(): Promise<void>;
 }
-
-const keysOf = (users: Iterable<string>, keyFor: Call['keyFor']): Promise<Keys> =>
-  Promise.all([...users].map(async (user): Promise<Keys[number]> => [user, await keyFor(user)]));
 
 /** A worker asked for nothing this long stops; the next page starts another. */
 const IDLE_MS = 5000;
@@ -91,7 +85,7 @@ export function logPagesOffThread(file: string, idleMs = IDLE_MS): LogPages | nu
     const call = calls.get(message.id);
     if (!call) return;
     if ('need' in message) {
-      void keysOf(message.need, call.keyFor).then(
+      void Promise.all(message.need.map(async (user) => [user, await call.keyFor(user)] as [string, Buffer | null])).then(
         (keys) => worker?.postMessage({ op: 'keys', id: message.id, keys } satisfies ToWorker),
         (error: Error) => {
           worker?.postMessage({ op: 'keys', id: message.id, keys: null } satisfies ToWorker);
