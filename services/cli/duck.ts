@@ -1,6 +1,6 @@
 /**
- * DuckDB over the log. The events a filter keeps are staged, page by page, as one flat NDJSON row each in a temp
- * directory; DuckDB reads that file with its built-in `read_json` (no extension is downloaded) into a Parquet file
+ * DuckDB over the log. The events a filter keeps are staged, page by page, as NDJSON (the lines `events export`
+ * writes) in a temp directory; DuckDB reads that file with its built-in `read_json` (no extension is downloaded) into a Parquet file
  * or into the on-disk table `events`. Memory stays bounded on both sides: the log is read in pages, and DuckDB
  * spills to the temp directory beyond `memory_limit`. Disk use is about twice the staged rows while a job runs.
  */
@@ -8,58 +8,56 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
-import { matchingPages, type EventFilter, type ScanOptions } from './log-pages';
+import type { EventStore } from '../eventstore/event-store.port';
+import { writeNdjson, type EventFilter, type ScanOptions, type Written } from './log-pages';
 import { fileSink } from './output';
 import { progressBar, type Progress } from './progress';
 
-/** Columns of the `events` table and of an exported Parquet file, in order. */
+/** Columns of the `events` table and of an exported Parquet file, in order, with where each is in a staged line. */
 const COLUMNS = {
-  position: 'BIGINT',
-  stream: 'VARCHAR',
-  revision: 'BIGINT',
-  event_id: 'VARCHAR',
-  type: 'VARCHAR',
-  occurred_at: 'TIMESTAMPTZ',
-  user_id: 'VARCHAR',
-  space_id: 'VARCHAR',
-  correlation_id: 'VARCHAR',
-  causation_id: 'VARCHAR',
-  schema_version: 'INTEGER',
-  data: 'JSON',
+  position: ['BIGINT', 'position'],
+  stream: ['VARCHAR', 'streamId'],
+  revision: ['BIGINT', 'revision'],
+  event_id: ['VARCHAR', 'id'],
+  type: ['VARCHAR', 'type'],
+  occurred_at: ['TIMESTAMPTZ', 'metadata.occurredAt'],
+  user_id: ['VARCHAR', 'metadata.userId'],
+  space_id: ['VARCHAR', 'metadata.spaceId'],
+  correlation_id: ['VARCHAR', 'metadata.correlationId'],
+  causation_id: ['VARCHAR', 'metadata.causationId'],
+  schema_version: ['INTEGER', 'metadata.schemaVersion'],
+  data: ['JSON', 'data'],
 } as const;
 
-export const EVENTS_TABLE = `CREATE TABLE events (${Object.entries(COLUMNS).map(([name, type]) => `${name} ${type}`).join(', ')})`;
+export const EVENTS_TABLE = `CREATE TABLE events (${Object.entries(COLUMNS).map(([name, [type]]) => `${name} ${type}`).join(', ')})`;
 
 export const DEFAULT_MEMORY_LIMIT = '1GB';
 
-function flatRow(e: RecordedEvent): string {
-  const m = e.metadata;
-  return JSON.stringify({
-    position: e.position, stream: e.streamId, revision: e.revision, event_id: e.id, type: e.type,
-    occurred_at: m.occurredAt, user_id: m.userId ?? null, space_id: m.spaceId ?? null,
-    correlation_id: m.correlationId ?? null, causation_id: m.causationId ?? null, schema_version: m.schemaVersion ?? null,
-    data: e.data ?? null,
-  });
-}
-
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** The staged rows as a relation with the table's columns; an occurredAt that is not an instant becomes NULL. */
+/**
+ * The staged lines as a relation with the table's columns: read_json keeps the fields named (metadata as a struct of
+ * the columns' types), and an occurredAt that is not an instant becomes NULL.
+ */
 function stagedRows(file: string): string {
   const asRead = (type: string) => (type === 'TIMESTAMPTZ' ? 'VARCHAR' : type);
-  const columns = Object.entries(COLUMNS).map(([name, type]) => `${sqlString(name)}: ${sqlString(asRead(type))}`).join(', ');
-  const select = Object.keys(COLUMNS)
-    .map((name) => (name === 'occurred_at' ? 'TRY_CAST(occurred_at AS TIMESTAMPTZ) AS occurred_at' : name))
+  const fields = new Map<string, string>();
+  const metadata: string[] = [];
+  for (const [type, source] of Object.values(COLUMNS)) {
+    if (source.startsWith('metadata.')) metadata.push(`${source.slice('metadata.'.length)} ${asRead(type)}`);
+    else fields.set(source, type);
+  }
+  fields.set('metadata', `STRUCT(${metadata.join(', ')})`);
+  const columns = [...fields].map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`).join(', ');
+  const select = Object.entries(COLUMNS)
+    .map(([name, [type, source]]) => (type === 'TIMESTAMPTZ' ? `TRY_CAST(${source} AS TIMESTAMPTZ)` : source) + ` AS ${name}`)
     .join(', ');
   return `SELECT ${select} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${columns}})`;
 }
 
 export interface Staged {
-  /** Rows staged (events kept by the filter) and the positions of the first and last. */
-  rows: number;
-  first: number | null;
-  last: number | null;
+  /** Events staged (those the filter kept) and the positions of the first and last. */
+  written: Written;
   /** SELECT over the staged rows, in log order. */
   relation: string;
   /** Deletes the staged file (once DuckDB holds the rows). */
@@ -118,21 +116,8 @@ export async function withDuck<T>(memoryLimit: string, progress: boolean, use: (
 }
 
 async function stage(file: string, events: EventStore, filter: EventFilter, scan: ScanOptions): Promise<Staged> {
-  const sink = fileSink(file);
-  const staged: Staged = { rows: 0, first: null, last: null, relation: stagedRows(file), discard: () => rmSync(file, { force: true }) };
-  try {
-    for await (const page of matchingPages(events, filter, scan)) {
-      staged.rows += page.length;
-      staged.first ??= page[0].position;
-      staged.last = page[page.length - 1].position;
-      await sink.write(`${page.map(flatRow).join('\n')}\n`);
-    }
-    await sink.close();
-    return staged;
-  } catch (err) {
-    sink.abort();
-    throw err;
-  }
+  const written = await writeNdjson(events, filter, fileSink(file), scan);
+  return { written, relation: stagedRows(file), discard: () => rmSync(file, { force: true }) };
 }
 
 /** A DuckDB error as one clear message (the parser's "Failed to extract statements:" prefix dropped). */

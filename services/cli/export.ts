@@ -6,7 +6,7 @@ import { renameSync, rmSync } from 'node:fs';
 import type { EventStore } from '../eventstore/event-store.port';
 import { CliError, UsageError } from './context';
 import { duckMessage, sqlString, withDuck } from './duck';
-import { matchingPages, type EventFilter } from './log-pages';
+import { writeNdjson, type EventFilter } from './log-pages';
 import { fileSink, partialName, stdoutSink } from './output';
 
 export type ExportFormat = 'ndjson' | 'parquet';
@@ -29,20 +29,8 @@ export interface ExportSummary {
 
 async function exportNdjson(events: EventStore, filter: EventFilter, options: ExportOptions): Promise<ExportSummary> {
   const sink = options.out ? fileSink(options.out) : stdoutSink();
-  const summary: ExportSummary = { events: 0, format: 'ndjson', out: options.out ?? null, firstPosition: null, lastPosition: null };
-  try {
-    for await (const page of matchingPages(events, filter, { progress: options.progress, label: 'export' })) {
-      summary.firstPosition ??= page[0].position;
-      summary.lastPosition = page[page.length - 1].position;
-      summary.events += page.length;
-      await sink.write(`${page.map((e) => JSON.stringify(e)).join('\n')}\n`);
-    }
-    await sink.close();
-    return summary;
-  } catch (err) {
-    sink.abort();
-    throw err;
-  }
+  const written = await writeNdjson(events, filter, sink, { progress: options.progress, label: 'export' });
+  return { ...written, format: 'ndjson', out: options.out ?? null };
 }
 
 async function exportParquet(events: EventStore, filter: EventFilter, options: ExportOptions & { out: string }): Promise<ExportSummary> {
@@ -52,7 +40,7 @@ async function exportParquet(events: EventStore, filter: EventFilter, options: E
     try {
       await duck.run(`COPY (${staged.relation}) TO ${sqlString(partial)} (FORMAT PARQUET, COMPRESSION ZSTD)`, 'write parquet');
       renameSync(partial, options.out);
-      return { events: staged.rows, format: 'parquet', out: options.out, firstPosition: staged.first, lastPosition: staged.last };
+      return { ...staged.written, format: 'parquet', out: options.out };
     } catch (err) {
       rmSync(partial, { force: true });
       throw new CliError(`writing ${options.out}: ${duckMessage(err)}`);

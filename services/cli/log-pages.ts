@@ -4,6 +4,7 @@
  * a filtered export still scans its whole position range.
  */
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
+import type { Sink } from './output';
 import { progressBar } from './progress';
 
 export const PAGE_SIZE = 2000;
@@ -67,6 +68,33 @@ export async function* matchingPages(events: EventStore, filter: EventFilter, op
     }
   } finally {
     bar.stop();
+  }
+}
+
+export interface Written {
+  events: number;
+  firstPosition: number | null;
+  lastPosition: number | null;
+}
+
+/**
+ * The events `filter` keeps as NDJSON, one recorded event per line (the shape a replay reads back), into `sink`,
+ * which is closed at the end, or aborted when anything fails.
+ */
+export async function writeNdjson(events: EventStore, filter: EventFilter, sink: Sink, scan: ScanOptions): Promise<Written> {
+  const written: Written = { events: 0, firstPosition: null, lastPosition: null };
+  try {
+    for await (const page of matchingPages(events, filter, scan)) {
+      written.firstPosition ??= page[0].position;
+      written.lastPosition = page[page.length - 1].position;
+      written.events += page.length;
+      await sink.write(`${page.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    }
+    await sink.close();
+    return written;
+  } catch (err) {
+    sink.abort();
+    throw err;
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { erased, isSealed, openLayer, sealedFor } from './sealing';
+import { envelopeOfText, erased, openLayer, sealedFor } from './sealing';
 import { sqliteLogReader, type Row } from './sqlite-log-reader';
 import { unquoteId } from './sqlite-event-codec';
 import type { FromWorker, ToWorker } from './log-pages';
@@ -26,17 +26,17 @@ interface Opening {
 function peel(events: Opening[], keys: Map<string, Buffer | null>): Set<string> {
   const needed = new Set<string>();
   for (const e of events) {
-    while (!e.redacted && e.text.includes('"$sealed"')) {
-      const data: unknown = JSON.parse(e.text);
-      if (!isSealed(data)) break;
-      const owner = sealedFor(data);
+    while (!e.redacted) {
+      const envelope = envelopeOfText(e.text);
+      if (envelope === null) break;
+      const owner = sealedFor(envelope);
       if (!keys.has(owner)) {
         needed.add(owner);
         break;
       }
       const key = keys.get(owner);
       if (!key) e.redacted = true;
-      else e.text = openLayer(key, e.eventId, data);
+      else e.text = openLayer(key, e.eventId, envelope);
     }
   }
   return needed;

@@ -1,11 +1,13 @@
 /**
- * Catch-up pages of the embedded log read and opened on a worker thread (log-pages-worker.ts), so that a rebuild's
+ * Catch-up pages of the embedded log read and opened on worker threads (log-pages-worker.ts), so that a rebuild's
  * reading and decrypting run beside its applying instead of before it: they were more than half of a rebuild's time
- * on the event loop. The keys stay with the main thread's UserKeys (their cache, their erasure rules): the worker asks
- * for those of each page and forgets them after it. Used by decoding-event-store.ts for readAllOf and readAll (exports),
- * and only for full pages (far behind the head): near the head, the trip costs more than it saves.
+ * on the event loop; a reader asking for pages ahead (an export) keeps two threads busy. The keys stay with the main
+ * thread's UserKeys (their cache, their erasure rules): a worker asks for those of each page and forgets them after
+ * it. Used by decoding-event-store.ts for readAllOf and readAll (exports), and only for full pages (far behind the
+ * head): near the head, the trip costs more than it saves.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RecordedEvent } from './event-store.port';
@@ -51,13 +53,38 @@ const WORKER_FILE = __filename.endsWith('.ts')
   ? path.resolve(__dirname, '../../dist/services/eventstore/log-pages-worker.js')
   : path.join(__dirname, 'log-pages-worker.js');
 
+/** Worker threads at most: a second one serves readers that ask for pages ahead (exports) while the first is busy. */
+const THREADS = Math.min(2, availableParallelism());
+
 /**
  * Null where the worker's code is not built (a TypeScript run without a build): callers read on their own thread.
- * The worker starts with the first page asked for and stops once none was asked for IDLE_MS (a catch-up ended), so
- * that a process at the head keeps no thread, heap and SQLite cache for it. Should it fail, what it was asked fails.
+ * Each page goes to the thread with the fewest pages in hand, so a reader asking for one page at a time (a rebuild)
+ * keeps to one thread. Should one thread fail, `working` turns false and readers stay on their own thread.
  */
-export function logPagesOffThread(file: string, idleMs = IDLE_MS): LogPages | null {
+export function logPagesOffThread(file: string, idleMs = IDLE_MS, threads = THREADS): LogPages | null {
   if (!existsSync(WORKER_FILE)) return null;
+  const pool = Array.from({ length: Math.max(1, threads) }, () => pagesThread(file, idleMs));
+  return {
+    get working() {
+      return pool.every((t) => t.working);
+    },
+    get running() {
+      return pool.some((t) => t.running);
+    },
+    readAllOf: (after, limit, types, keyFor) =>
+      pool.reduce((least, t) => (t.pending < least.pending ? t : least)).readAllOf(after, limit, types, keyFor),
+    close: async () => {
+      await Promise.all(pool.map((t) => t.close()));
+    },
+  };
+}
+
+/**
+ * One worker thread. It starts with the first page asked for and stops once none was asked for IDLE_MS (a catch-up
+ * ended), so that a process at the head keeps no thread, heap and SQLite cache for it. Should it fail, what it was
+ * asked fails.
+ */
+function pagesThread(file: string, idleMs: number): LogPages & { readonly pending: number } {
   let worker: Worker | null = null;
   let ended: string | null = null;
   let nextId = 0;
@@ -117,6 +144,9 @@ export function logPagesOffThread(file: string, idleMs = IDLE_MS): LogPages | nu
     },
     get running() {
       return worker !== null;
+    },
+    get pending() {
+      return calls.size;
     },
     readAllOf(after, limit, types, keyFor) {
       return new Promise((resolve, reject) => {

@@ -83,21 +83,36 @@ export class Sealer {
   async open(event: RecordedEvent): Promise<RecordedEvent> {
     let data = event.data;
     while (isSealed(data)) {
-      const key = await this.keys.forReading(sealedFor(data));
+      const key = await this.keys.forReading(sealedFor(data[SEALED]));
       if (!key) return erased(event);
-      data = JSON.parse(openLayer(key, event.id, data));
+      data = JSON.parse(openLayer(key, event.id, data[SEALED]));
     }
     return data === event.data ? event : { ...event, data };
   }
 }
 
-/** The user whose key opens this layer. */
-export const sealedFor = (data: Sealed): string => data[SEALED].slice(0, data[SEALED].indexOf('.'));
+/** The user whose key opens a layer, from its envelope (`<userId>.<base64>`). */
+export const sealedFor = (envelope: string): string => envelope.slice(0, envelope.indexOf('.'));
 
-/** The JSON text inside one layer (maybe another layer). */
-export function openLayer(key: Buffer, eventId: string, data: Sealed): string {
-  const envelope = data[SEALED];
+/** The JSON text inside one layer (maybe another layer), from its envelope. */
+export function openLayer(key: Buffer, eventId: string, envelope: string): string {
   return decrypt(key, eventId, Buffer.from(envelope.slice(envelope.indexOf('.') + 1), 'base64'));
+}
+
+const SEALED_TEXT_START = `{"${SEALED}":"`;
+
+/**
+ * The envelope of sealed data given as JSON text, or null when the text is not sealed. The text seal() stores is
+ * taken apart without parsing it (base64 and ids hold no quote or backslash); any other spelling is parsed.
+ */
+export function envelopeOfText(text: string): string | null {
+  if (text.startsWith(SEALED_TEXT_START) && text.endsWith('"}')) {
+    const envelope = text.slice(SEALED_TEXT_START.length, -2);
+    if (!envelope.includes('"') && !envelope.includes('\\')) return envelope;
+  }
+  if (!text.includes(`"${SEALED}"`)) return null;
+  const data: unknown = JSON.parse(text);
+  return isSealed(data) ? data[SEALED] : null;
 }
 
 /** What reading an event sealed under a destroyed key gives. */

@@ -13,8 +13,12 @@ export interface Upcaster {
   up(data: Record<string, unknown>): Record<string, unknown>;
 }
 
-/** event.* v1 -> v2: events recorded before the planner's links existed read as unlinked. */
-const linkedToPlanner = (data: Record<string, unknown>) => ({ ...data, taskId: data.taskId ?? null, goalId: data.goalId ?? null });
+/**
+ * event.* v1 -> v2: events recorded before the planner's links existed read as unlinked. (Object.assign: a spread
+ * that adds fields costs several times more here, and exports upcast every v1 event of the log.)
+ */
+const linkedToPlanner = (data: Record<string, unknown>) =>
+  Object.assign({}, data, { taskId: data.taskId ?? null, goalId: data.goalId ?? null });
 
 export const UPCASTERS: readonly Upcaster[] = ['event.created', 'event.updated', 'event.cancelled'].map((type) => ({
   type,

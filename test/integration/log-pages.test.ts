@@ -179,3 +179,19 @@ it('readAll through the worker ends its page at an erasure, and reads what follo
   expect(second.map((e) => e.redacted)).toEqual(['erased', 'erased']);
   expect(second).toStrictEqual(await historyStore(raw, store).events.readAll(7, 2));
 });
+
+it('on a pool of two threads, pages asked for at once each come back as read alone', async () => {
+  const pair = logPagesOffThread(file, 5000, 2)!;
+  try {
+    const keys = historyStore(raw, store).keys;
+    const read = (after: number) => pair.readAllOf(after, 2, null, (user) => keys.forReading(user));
+    const together = await Promise.all([read(0), read(2), read(4)]);
+    expect(together.map((page) => page.events.map((e) => e.position))).toEqual([[1, 2], [3, 4], [5, 6]]);
+    for (const [i, page] of together.entries()) expect(await read(i * 2)).toStrictEqual(page);
+    await pair.close();
+    expect(pair.running).toBe(false);
+    await expect(read(0)).rejects.toThrow(/stopped/);
+  } finally {
+    await pair.close();
+  }
+});
