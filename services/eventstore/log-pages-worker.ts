@@ -22,14 +22,15 @@ interface Opening {
   redacted: boolean;
 }
 
-/** Opens what the keys at hand open; the users whose keys are still needed. */
-function peel(events: Opening[], keys: Map<string, Buffer | null>): Set<string> {
+/** Opens what the keys at hand open; the users whose keys are still needed. `owners` gets every key owner met. */
+function peel(events: Opening[], keys: Map<string, Buffer | null>, owners: Set<string>): Set<string> {
   const needed = new Set<string>();
   for (const e of events) {
     while (!e.redacted) {
       const envelope = envelopeOfText(e.text);
       if (envelope === null) break;
       const owner = sealedFor(envelope);
+      owners.add(owner);
       if (!keys.has(owner)) {
         needed.add(owner);
         break;
@@ -55,15 +56,16 @@ function rowsOf(after: number, limit: number, types: string[] | null) {
   return { rows, reached: rows.at(-1)?.position ?? after };
 }
 
-async function read({ id, after, limit, types }: Extract<ToWorker, { op: 'read' }>): Promise<void> {
+async function read({ id, after, limit, types, keys: given }: Extract<ToWorker, { op: 'read' }>): Promise<void> {
   const { rows, reached } = rowsOf(after, limit, types);
   const events: Opening[] = rows.map((row) => ({ row, eventId: unquoteId(row.event_id)!, text: row.data, redacted: false }));
-  const keys = new Map<string, Buffer | null>();
-  for (let needed = peel(events, keys); needed.size > 0; needed = peel(events, keys)) {
+  const keys = new Map(given.map(([user, key]) => [user, key && Buffer.from(key)]));
+  const owners = new Set<string>();
+  for (let needed = peel(events, keys, owners); needed.size > 0; needed = peel(events, keys, owners)) {
     for (const [user, key] of await askKeys(id, [...needed])) keys.set(user, key && Buffer.from(key));
   }
   const page = events.map((e) => (e.redacted ? erased(log.toRecorded(e.row, null)) : log.toRecorded(e.row, e.text)));
-  port.postMessage({ id, page: { events: page, reached } } satisfies FromWorker);
+  port.postMessage({ id, page: { events: page, reached }, owners: [...owners] } satisfies FromWorker);
 }
 
 port.on('message', (message: ToWorker) => {

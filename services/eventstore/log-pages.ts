@@ -2,9 +2,10 @@
  * Catch-up pages of the embedded log read and opened on worker threads (log-pages-worker.ts), so that a rebuild's
  * reading and decrypting run beside its applying instead of before it: they were more than half of a rebuild's time
  * on the event loop; a reader asking for pages ahead (an export) keeps two threads busy. The keys stay with the main
- * thread's UserKeys (their cache, their erasure rules): a worker asks for those of each page and forgets them after
- * it. Used by decoding-event-store.ts for readAllOf and readAll (exports), and only for full pages (far behind the
- * head): near the head, the trip costs more than it saves.
+ * thread's UserKeys (their cache, their erasure rules): a worker is handed those of the users its previous page was
+ * sealed for with each read, asks for any others, and forgets them after the page. Used by decoding-event-store.ts
+ * for readAllOf and readAll (exports), and only for full pages (far behind the head): near the head, the trip costs
+ * more than it saves.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -13,15 +14,15 @@ import { Worker } from 'node:worker_threads';
 import type { RecordedEvent } from './event-store.port';
 
 export type ToWorker =
-  /** `types` null: every type. */
-  | { op: 'read'; id: number; after: number; limit: number; types: string[] | null }
+  /** `types` null: every type. `keys`: those of the users the thread's previous page was sealed for, read just now. */
+  | { op: 'read'; id: number; after: number; limit: number; types: string[] | null; keys: Array<[string, Uint8Array | null]> }
   /** The keys asked for; null when they could not be read (the page fails). */
   | { op: 'keys'; id: number; keys: Array<[string, Uint8Array | null]> | null };
 
 export type FromWorker =
   | { id: number; need: string[] }
-  /** Each event's data as JSON text, or null when redacted. */
-  | { id: number; page: { events: RecordedEvent[]; reached: number } }
+  /** Each event's data as JSON text, or null when redacted; `owners`: the users whose keys the page was sealed for. */
+  | { id: number; page: { events: RecordedEvent[]; reached: number }; owners: string[] }
   | { id: number; error: string };
 
 export interface LogPages {
@@ -90,6 +91,14 @@ function pagesThread(file: string, idleMs: number): LogPages & { readonly pendin
   let nextId = 0;
   const calls = new Map<number, Call>();
   let idle: NodeJS.Timeout | null = null;
+  /**
+   * The users the last page was sealed for: their keys go with the next read, read from `keyFor` when it is asked
+   * for (what it gives then, as for keys the worker asks for). The next page mostly needs the same users, and a
+   * worker asking for them waits until the main thread's event loop is free, often a whole page applied later.
+   */
+  let lastOwners: string[] = [];
+  const keysOf = (users: readonly string[], keyFor: Call['keyFor']) =>
+    Promise.all(users.map(async (user) => [user, await keyFor(user)] as [string, Buffer | null]));
   const stopped = (reason: string) => {
     ended ??= reason;
     worker = null;
@@ -112,7 +121,7 @@ function pagesThread(file: string, idleMs: number): LogPages & { readonly pendin
     const call = calls.get(message.id);
     if (!call) return;
     if ('need' in message) {
-      void Promise.all(message.need.map(async (user) => [user, await call.keyFor(user)] as [string, Buffer | null])).then(
+      void keysOf(message.need, call.keyFor).then(
         (keys) => worker?.postMessage({ op: 'keys', id: message.id, keys } satisfies ToWorker),
         (error: Error) => {
           worker?.postMessage({ op: 'keys', id: message.id, keys: null } satisfies ToWorker);
@@ -125,6 +134,7 @@ function pagesThread(file: string, idleMs: number): LogPages & { readonly pendin
     settled(message.id);
     if ('error' in message) return call.reject(new Error(message.error));
     const { events, reached } = message.page;
+    lastOwners = message.owners;
     for (const e of events) if (!e.redacted) e.data = JSON.parse(e.data as string);
     call.resolve({ events, reached });
   };
@@ -155,7 +165,14 @@ function pagesThread(file: string, idleMs: number): LogPages & { readonly pendin
         idle = null;
         const id = nextId++;
         calls.set(id, { keyFor, resolve, reject });
-        started().postMessage({ op: 'read', id, after, limit, types: types && [...types] } satisfies ToWorker);
+        const thread = started();
+        keysOf(lastOwners, keyFor).then(
+          (keys) => thread.postMessage({ op: 'read', id, after, limit, types: types && [...types], keys } satisfies ToWorker),
+          (error: Error) => {
+            settled(id);
+            reject(error);
+          },
+        );
       });
     },
     async close() {

@@ -195,3 +195,14 @@ it('on a pool of two threads, pages asked for at once each come back as read alo
     await pair.close();
   }
 });
+
+it('the keys handed over with a read are read when it is asked for: a key destroyed since the page before redacts', async () => {
+  const read = () => offThread.events.readAllOf!(0, 6, types);
+  const before = await read();
+  expect(before.events.map((e) => e.redacted ?? null)).toEqual([null, null, null, null, null]);
+  await offThread.keys.destroy(ada);
+  const after = await read();
+  expect(trips).toBe(2);
+  expect(after.events.map((e) => e.redacted ?? null)).toEqual(['erased', 'erased', null, null, 'erased']);
+  expect(after).toStrictEqual(await historyStore(raw, store).events.readAllOf!(0, 6, types));
+});
