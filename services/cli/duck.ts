@@ -1,8 +1,9 @@
 /**
  * DuckDB over the log. The events a filter keeps are staged, page by page, as NDJSON (the lines `events export`
- * writes) in a temp directory; DuckDB reads that file with its built-in `read_json` (no extension is downloaded) into a Parquet file
- * or into the on-disk table `events`. Memory stays bounded on both sides: the log is read in pages, and DuckDB
- * spills to the temp directory beyond `memory_limit`. Disk use is about twice the staged rows while a job runs.
+ * writes) in a temp directory; DuckDB reads that file with its built-in `read_json` (no extension is downloaded)
+ * into a Parquet file or into the on-disk table `events`. Memory stays bounded on both sides: the log is read in
+ * pages, and DuckDB spills to the temp directory beyond `memory_limit`. Disk use is about twice the staged rows while
+ * a job runs.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -59,10 +59,14 @@ function rowsOf(after: number, limit: number, types: string[] | null) {
 async function read({ id, after, limit, types, keys: given }: Extract<ToWorker, { op: 'read' }>): Promise<void> {
   const { rows, reached } = rowsOf(after, limit, types);
   const events: Opening[] = rows.map((row) => ({ row, eventId: unquoteId(row.event_id)!, text: row.data, redacted: false }));
-  const keys = new Map(given.map(([user, key]) => [user, key && Buffer.from(key)]));
+  const keys = new Map<string, Buffer | null>();
+  const take = (handed: Array<[string, Uint8Array | null]>) => {
+    for (const [user, key] of handed) keys.set(user, key && Buffer.from(key));
+  };
+  take(given);
   const owners = new Set<string>();
   for (let needed = peel(events, keys, owners); needed.size > 0; needed = peel(events, keys, owners)) {
-    for (const [user, key] of await askKeys(id, [...needed])) keys.set(user, key && Buffer.from(key));
+    take(await askKeys(id, [...needed]));
   }
   const page = events.map((e) => (e.redacted ? erased(log.toRecorded(e.row, null)) : log.toRecorded(e.row, e.text)));
   port.postMessage({ id, page: { events: page, reached }, owners: [...owners] } satisfies FromWorker);
