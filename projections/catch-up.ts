@@ -5,10 +5,13 @@
  * projection instead made a full rebuild cost as many log scans as there are projections.
  */
 import type { EventStore, RecordedEvent } from '../services/eventstore/event-store.port';
+import { pagesAhead } from '../services/eventstore/pages-ahead';
 import type { Grouped, ReadStore } from '../services/readstore/read-store.port';
 
 /** Events read per page: one transaction per page. */
 export const CATCH_UP_PAGE = 500;
+/** Pages asked for at once, at most, where the log's positions are dense (pages-ahead.ts). */
+const AHEAD = 2;
 
 export interface Page {
   /** The page's events of the types asked for. */
@@ -40,18 +43,18 @@ export async function catchUpTogether(events: EventStore, store: ReadStore, foll
   if (behind.length === 0) return;
   const types = new Set(behind.flatMap((f) => [...f.handles]));
   let after = Math.min(...behind.map((f) => f.position));
-  let next: Promise<Page> | null = null;
+  const pages = pagesAhead((from) => readPage(events, from, types), CATCH_UP_PAGE, AHEAD);
   while (behind.length > 0) {
-    const page = await (next ?? readPage(events, after, types));
-    next = null;
+    const page = await pages.take(after);
     if (page.reached === after) {
+      pages.drop();
       if (!live || !events.waitForAppend || live.aborted) return;
       await events.waitForAppend(after, live);
       behind = behind.filter((f) => !f.stopped);
       continue;
     }
-    // The next page is read while this one is applied (on another thread, where the log can).
-    next = readAhead(events, page.reached, types);
+    // The pages after it are read while this one is applied (on other threads, where the log can).
+    pages.askAfter(after, page.reached, page.events.some((e) => e.type === 'user.erased'));
     await batch(async (grouped) => {
       for (const f of behind) await f.applyPage(page, grouped);
     });
@@ -59,13 +62,6 @@ export async function catchUpTogether(events: EventStore, store: ReadStore, foll
     after = page.reached;
     behind = behind.filter((f) => !f.stopped);
   }
-}
-
-/** A page being read; its failure is reported to whoever awaits it, and to nobody if the catch-up ended first. */
-function readAhead(events: EventStore, after: number, types: ReadonlySet<string>): Promise<Page> {
-  const page = readPage(events, after, types);
-  page.catch(() => undefined);
-  return page;
 }
 
 async function readPage(events: EventStore, after: number, types: ReadonlySet<string>): Promise<Page> {

@@ -20,7 +20,9 @@ async function invitations(e: RecordedEvent, docs: ProjectionDocs): Promise<void
           .map((a) => a.userId as string)
       : [],
   );
-  for (const stale of await invitations.find({ eventId: event.id })) {
+  // A new event has no invitations yet to take back.
+  const earlier = e.type === 'event.created' ? [] : await invitations.find({ eventId: event.id });
+  for (const stale of earlier) {
     if (!invited.has(stale.userId as string)) await invitations.delete(stale._id);
   }
   for (const userId of invited) {

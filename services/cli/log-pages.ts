@@ -4,6 +4,7 @@
  * a filtered export still scans its whole position range.
  */
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.port';
+import { pagesAhead } from '../eventstore/pages-ahead';
 import type { Sink } from './output';
 import { progressBar } from './progress';
 
@@ -98,33 +99,18 @@ export async function writeNdjson(events: EventStore, filter: EventFilter, sink:
   }
 }
 
-/** Pages asked for at once, at most, where the log's positions are dense. */
+/** Pages asked for at once, at most, where the log's positions are dense (pages-ahead.ts). */
 const AHEAD = 3;
 
-/**
- * The log's pages from `after` until one reaches `end`, in order; a failed read throws where its page is due. Where
- * positions are dense (the embedded log numbers its events 1, 2, 3, ...), the pages after the next one are asked for
- * too, each after the position the page before it should end at: the log's worker reads and opens them while the
- * consumer handles earlier ones. A guess is kept only when the page before ended there and holds no erasure (pages
- * read before an erasure was decoded may have been opened with the erased user's key); otherwise it is dropped and
- * read again. Where positions are sparse, each page is asked for once the one before it arrived.
- */
+/** The log's pages from `after` until one reaches `end`, in order; a failed read throws where its page is due. */
 async function* readingAhead(events: EventStore, after: number, end: number): AsyncGenerator<RecordedEvent[]> {
-  const asked: Array<{ after: number; page: Promise<RecordedEvent[]> }> = [];
-  const ask = (from: number) => {
-    const page = events.readAll(from, PAGE_SIZE);
-    page.catch(() => undefined); // reported where it is awaited; nowhere if dropped
-    asked.push({ after: from, page });
-  };
-  if (after < end) ask(after);
-  for (let next = asked.shift(); next; next = asked.shift()) {
-    const page = await next.page;
+  const pages = pagesAhead((from) => events.readAll(from, PAGE_SIZE), PAGE_SIZE, AHEAD);
+  for (let from = after; from < end; ) {
+    const page = await pages.take(from);
     if (page.length === 0) return;
-    const last = page[page.length - 1].position;
-    if (asked[0]?.after !== last || page.some((e) => e.type === 'user.erased')) asked.length = 0;
-    const dense = page.length === PAGE_SIZE && last - next.after === PAGE_SIZE;
-    let from = asked.length > 0 ? asked[asked.length - 1].after + PAGE_SIZE : last;
-    for (; from < end && asked.length < (dense ? AHEAD : 1); from += PAGE_SIZE) ask(from);
+    const reached = page[page.length - 1].position;
+    pages.askAfter(from, reached, page.some((e) => e.type === 'user.erased'), end);
     yield page;
+    from = reached;
   }
 }

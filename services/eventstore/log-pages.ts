@@ -1,11 +1,11 @@
 /**
  * Catch-up pages of the embedded log read and opened on worker threads (log-pages-worker.ts), so that a rebuild's
- * reading and decrypting run beside its applying instead of before it: they were more than half of a rebuild's time
- * on the event loop; a reader asking for pages ahead (an export) keeps two threads busy. The keys stay with the main
+ * reading and decrypting run beside its applying instead of before it: they were more than half of a rebuild's time on
+ * the event loop; a reader asking for pages ahead (pages-ahead.ts) keeps two threads busy. The keys stay with the main
  * thread's UserKeys (their cache, their erasure rules): a worker is handed those of the users its previous page was
- * sealed for with each read, asks for any others, and forgets them after the page. Used by decoding-event-store.ts
- * for readAllOf and readAll (exports), and only for full pages (far behind the head): near the head, the trip costs
- * more than it saves.
+ * sealed for with each read, asks for any others, and forgets them after the page. Used by decoding-event-store.ts for
+ * readAllOf and readAll (exports), and only for full pages (far behind the head): near the head, the trip costs more
+ * than it saves.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -54,13 +54,13 @@ const WORKER_FILE = __filename.endsWith('.ts')
   ? path.resolve(__dirname, '../../dist/services/eventstore/log-pages-worker.js')
   : path.join(__dirname, 'log-pages-worker.js');
 
-/** Worker threads at most: a second one serves readers that ask for pages ahead (exports) while the first is busy. */
+/** Worker threads at most: a second one serves readers that ask for pages ahead while the first is busy. */
 const THREADS = Math.min(2, availableParallelism());
 
 /**
  * Null where the worker's code is not built (a TypeScript run without a build): callers read on their own thread.
- * Each page goes to the thread with the fewest pages in hand, so a reader asking for one page at a time (a rebuild)
- * keeps to one thread. Should one thread fail, `working` turns false and readers stay on their own thread.
+ * Each page goes to the thread with the fewest pages in hand, so a reader asking for one page at a time keeps to
+ * one thread. Should one thread fail, `working` turns false and readers stay on their own thread.
  */
 export function logPagesOffThread(file: string, idleMs = IDLE_MS, threads = THREADS): LogPages | null {
   if (!existsSync(WORKER_FILE)) return null;
