@@ -70,7 +70,8 @@ async function applyCalendarEvent(e: RecordedEvent, docs: ProjectionDocs) {
   if (!event) return;
   const userId = (await docs('spaces').get(event.spaceId))?.ownerId as string | undefined;
   if (!userId) return;
-  const previous = await docs('events').get(event.id);
+  // A new event has no earlier shares to take back.
+  const previous = e.type === 'event.created' ? null : await docs('events').get(event.id);
   if (previous && (previous._pos ?? 0) >= e.position) return;
   const shares = sharesOf(event, await timeZoneOf(docs, userId));
   const delta = new Map<string, Map<string, number>>();
