@@ -173,7 +173,8 @@ export function scaleSummary(results: ScaleResult[]): Array<{ figure: string; va
   const rss = Math.max(last.rssAfterLoadMb, last.rssAfterRestartMb);
   const span = `${first.calendarEvents} -> ${last.calendarEvents} events in the calendar`;
   return [
-    { figure: `Scale: RSS with ${last.events} events`, value: `${fmt(last.rssAfterLoadMb, 0)} MB after load, ${fmt(last.rssAfterRestartMb, 0)} MB after restart`, target: '< 300 MB (at 1M)', result: pass(rss < 300) },
+    // The target is set at 1M events: a smaller log (the default sizes) reports its RSS without judging it.
+    { figure: `Scale: RSS with ${last.events} events`, value: `${fmt(last.rssAfterLoadMb, 0)} MB after load, ${fmt(last.rssAfterRestartMb, 0)} MB after restart`, target: '< 300 MB (at 1M; SCALE_1M=1)', result: last.events >= 1_000_000 ? pass(rss < 300) : '-' },
     { figure: `Scale: disk per event (${last.events} events)`, value: `${fmt(last.diskBytesPerEvent.total / 1000, 2)} kB (log ${fmt(last.diskBytesPerEvent.log / 1000, 2)}, read models ${fmt(last.diskBytesPerEvent.readModels / 1000, 2)}, bus ${fmt(last.diskBytesPerEvent.bus / 1000, 2)})`, target: '-', result: '-' },
     { figure: `Scale: cold start (${last.events} events)`, value: `${fmt(last.coldStartSeconds, 2)} s`, target: '-', result: '-' },
     { figure: `Scale: week GET /events p99, ${span}`, value: `${fmt(first.weekGet.p99, 1)} -> ${fmt(last.weekGet.p99, 1)} ms`, target: 'flat', result: pass(flat(first.weekGet.p99, last.weekGet.p99)) },
