@@ -69,10 +69,13 @@ class Follower {
     this.position = this.saved = await loadCheckpoint(this.store, this.key);
   }
 
-  /** One index at a time: each build holds the read store once, not the whole set at once. */
+  /**
+   * One index at a time: each build holds the read store once, not the whole set at once. The id key comes first:
+   * deferred on fresh storage, the embedded store appends the build's writes and sorts them by id once.
+   */
   async declareIndexes(deferred = false): Promise<void> {
     for (const [logical, { indexes }] of Object.entries(this.def.collections)) {
-      for (const fields of indexes) await this.docs(logical).ensureIndex(fields, { deferred });
+      for (const fields of [['_id'], ...indexes]) await this.docs(logical).ensureIndex(fields, { deferred });
     }
   }
 

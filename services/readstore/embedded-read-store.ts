@@ -49,6 +49,11 @@ interface Meta {
   indexes: IndexDef[];
   /** Indexed fields that have held an array: MongoDB matches their elements, so their column answers nothing. */
   arrays: string[];
+  /**
+   * Made with its id index deferred (storage being built): no key on `id` yet, each putIfNewer appends a row, and
+   * several rows may hold one id until the collection is keyed, before anything else touches it (`keyed`).
+   */
+  unkeyed?: true;
 }
 
 interface State {
@@ -60,7 +65,7 @@ interface State {
   upserts: Partial<Record<WriteMode, string>>;
 }
 
-type WriteMode = 'put' | 'newer' | 'new';
+type WriteMode = 'put' | 'newer' | 'new' | 'append';
 
 const DEFAULT_CACHE_BYTES = 8 * 2 ** 20;
 /** Rows a background reclaim step deletes from a dropped table, and pages it returns to the file system. */
@@ -130,10 +135,10 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   const saveMeta = (state: State) => prepared('UPDATE collection_meta SET meta = ? WHERE tbl = ?').run(JSON.stringify(state.meta), state.table);
 
   /** Mirrors MongoDB: a collection exists once something was written to it or an index declared on it. */
-  const createState = db.transaction((name: string): State => {
-    const meta = emptyMeta();
+  const createState = db.transaction((name: string, unkeyed = false): State => {
+    const meta: Meta = unkeyed ? { ...emptyMeta(), unkeyed } : emptyMeta();
     const table = Number(prepared('INSERT INTO collection_meta (name, meta) VALUES (?, ?)').run(name, JSON.stringify(meta)).lastInsertRowid);
-    db.exec(`CREATE TABLE ${tableName(table)} (id PRIMARY KEY NOT NULL, pos, doc TEXT NOT NULL)`);
+    db.exec(`CREATE TABLE ${tableName(table)} (id ${unkeyed ? '' : 'PRIMARY KEY '}NOT NULL, pos, doc TEXT NOT NULL)`);
     const state = stateOf(table, meta);
     states.set(name, state);
     return state;
@@ -201,6 +206,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     const t = tableName(state.table);
     const cols = ['id', 'pos', 'doc', ...state.fields.map((f) => state.meta.columns[f])];
     const insert = `INSERT INTO ${t} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+    if (mode === 'append') return insert;
     if (mode === 'new') return `${insert} ON CONFLICT (id) DO NOTHING`;
     const set = cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ');
     // As with MongoDB's `_pos: {$lt: pos}`: a stored document whose position is not a number is never replaced.
@@ -211,7 +217,11 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     if (typeof doc?._id !== 'string') throw new Error(`${name}: a document needs a string _id`);
     if (mode === 'newer' && typeof doc._pos !== 'number') throw new Error(`${name}: putIfNewer needs a numeric _pos`);
     const json = JSON.stringify(doc);
-    const state = existing(name);
+    let state = existing(name);
+    if (state.meta.unkeyed) {
+      if (mode === 'newer') mode = 'append'; // which of an id's rows is the newest is settled once, by `keyed`
+      else state = keyed(name)!;
+    }
     const values = state.fields.map((f) => storedValue(doc[f]));
     markArrays(state, values);
     try {
@@ -222,6 +232,27 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
       throw duplicateKeyError(name, e);
     }
   };
+
+  /**
+   * The collection with its id index: an unkeyed one keeps, of each id's rows, the one of the highest position (of
+   * equal ones, the first written, as putIfNewer keeps it), then gets its unique index, made by one sort.
+   */
+  const keyed = (name: string): State | undefined => {
+    const state = states.get(name);
+    if (!state?.meta.unkeyed) return state;
+    makeKeyed(name, state);
+    return states.get(name);
+  };
+  const makeKeyed = db.transaction((name: string, state: State) => {
+    const t = tableName(state.table);
+    db.exec(`DELETE FROM ${t} WHERE rowid IN (SELECT r FROM (
+      SELECT rowid AS r, row_number() OVER (PARTITION BY id ORDER BY pos DESC, rowid) AS n FROM ${t}) WHERE n > 1)`);
+    db.exec(`CREATE UNIQUE INDEX id${state.table} ON ${t} (id)`);
+    const { unkeyed: _, ...meta } = state.meta;
+    const next = stateOf(state.table, meta);
+    saveMeta(next);
+    states.set(name, next);
+  });
 
   // ---- queries ----
 
@@ -377,7 +408,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
 
   /** The collection's state for a query: deferred indexes are built first, so its plan can use them. */
   const queried = (name: string): State | undefined => {
-    const state = states.get(name);
+    const state = keyed(name);
     if (state?.meta.indexes.some((d) => d.pending)) {
       buildPending(name);
       return states.get(name);
@@ -388,6 +419,12 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   const ensureIndex = (name: string, fields: string[], unique: boolean, deferred: boolean) => {
     if (fields.length === 0) throw new Error(`${name}: an index needs at least one field`);
     fields.forEach(checkField);
+    if (fields.length === 1 && fields[0] === '_id') {
+      if (!deferred || unique) keyed(name);
+      else if (!states.has(name)) createState(name, true);
+      return;
+    }
+    if (!deferred || unique) keyed(name);
     const indexes = states.get(name)?.meta.indexes ?? [];
     const same = indexes.findIndex((d) => d.fields.join('\0') === fields.join('\0'));
     if (same !== -1) {
@@ -461,7 +498,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     return {
       async get(id) {
         ready();
-        const state = states.get(name);
+        const state = keyed(name);
         if (!state) return null;
         const cached = cache.get(state.table, id);
         if (cached) return cached as T;
@@ -483,7 +520,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
       insertNew: (doc) => mutate(() => write(name, doc, 'new')),
       delete: (id) =>
         mutate(() => {
-          const state = states.get(name);
+          const state = keyed(name);
           if (!state) return;
           prepared(`DELETE FROM ${tableName(state.table)} WHERE id = ?`).run(id);
           cache.delete(state.table, id);

@@ -186,6 +186,7 @@ export async function openMongoReadStore(url: string, dbName?: string, timeoutMs
       ...guarded,
       async ensureIndex(fields, options = {}) {
         if (fields.length === 0) throw new Error(`${name}: an index needs at least one field`);
+        if (fields.length === 1 && fields[0] === '_id') return; // MongoDB always keys _id
         await c.createIndex(Object.fromEntries(fields.map((f) => [f, 1 as const])), options.unique ? { unique: true } : {});
       },
       async drop() {

@@ -56,6 +56,9 @@ export interface Collection<T extends Doc = Doc> {
    * the store may build it later, at the latest before the collection's next query or when declared again without
    * `deferred` (a projection being rebuilt: one sort at the end costs less than keeping the index up at every write).
    * Answers never depend on it. A unique index is never deferred.
+   * `['_id']` declared deferred on a collection that does not exist yet defers even the id key (embedded: until the
+   * collection is first read, or written otherwise than by putIfNewer, each putIfNewer is appended, answering true,
+   * and the newest document of each id is settled then, by one sort). Otherwise `['_id']` is a no-op: ids are keyed.
    */
   ensureIndex(fields: string[], options?: IndexOptions): Promise<void>;
   drop(): Promise<void>;

@@ -196,6 +196,42 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
         expect(await m.count({ grp: 'g0' })).toBe(7);
       });
 
+      it('answers the same with the id key deferred: the newest write of each id, of equal positions the first', async () => {
+        const m = fresh();
+        await m.ensureIndex(['_id'], { deferred: true });
+        await m.ensureIndex(['grp'], { deferred: true });
+        const writes: Array<[string, number, string]> = [['a', 1, 'g1'], ['b', 2, 'g1'], ['a', 5, 'g2'], ['a', 3, 'g1'], ['b', 2, 'g2'], ['c', 4, 'g2']];
+        for (const [id, pos, grp] of writes) await m.putIfNewer({ _id: id, _pos: pos, grp });
+        expect(await m.get('a')).toEqual({ _id: 'a', _pos: 5, grp: 'g2' });
+        expect(sortedIds(await m.find({ grp: 'g1' }))).toEqual(['b']);
+        expect(sortedIds(await m.find({ grp: 'g2' }))).toEqual(['a', 'c']);
+        expect(await m.count({})).toBe(3);
+        expect(await m.putIfNewer({ _id: 'a', _pos: 4, grp: 'g3' })).toBe(false);
+        expect(await m.putIfNewer({ _id: 'a', _pos: 6, grp: 'g3' })).toBe(true);
+        expect(await m.insertNew({ _id: 'c', grp: 'g9' })).toBe(false);
+        await m.ensureIndex(['_id']); // a no-op once keyed
+        expect(await m.get('a')).toEqual({ _id: 'a', _pos: 6, grp: 'g3' });
+      });
+
+      it('keys a collection with its id deferred before any other kind of write', async () => {
+        const late = { _id: 'a', _pos: 3, v: 'late' };
+        const cases: Array<[(m: Collection) => Promise<unknown>, Doc[]]> = [
+          [(m) => m.put({ _id: 'a', _pos: 1, v: 'put' }), [{ _id: 'a', _pos: 1, v: 'put' }]],
+          [(m) => m.delete('a'), []],
+          [(m) => m.deleteMany({ v: 'late' }), []],
+          [(m) => m.insertNew({ _id: 'a', v: 'new' }), [late]],
+        ];
+        for (const [write, after] of cases) {
+          const m = fresh();
+          await m.ensureIndex(['_id'], { deferred: true });
+          await m.putIfNewer({ _id: 'a', _pos: 2, v: 'early' });
+          await m.putIfNewer(late);
+          await write(m);
+          expect(await m.find({})).toEqual(after);
+          expect(await m.count({})).toBe(after.length);
+        }
+      });
+
       it('never defers a unique index: a duplicate is refused at once', async () => {
         const m = fresh();
         await m.ensureIndex(['email'], { unique: true, deferred: true });

@@ -43,6 +43,29 @@ describe('embedded read store', () => {
     await second.close();
   });
 
+  it('appends the writes of a collection whose id key is deferred, across a reopening, and keys it once read', async () => {
+    const file = newFile();
+    const indexesOf = () => {
+      const db = new Database(file, { readonly: true });
+      const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name GLOB 'c[0-9]*'").pluck().all();
+      db.close();
+      return names;
+    };
+    const first = await openEmbeddedReadStore(file);
+    await first.collection('built').ensureIndex(['_id'], { deferred: true });
+    await first.collection('built').putIfNewer({ _id: 'a', _pos: 1, v: 1 });
+    await first.close(); // as a build stopped half way
+    const second = await openEmbeddedReadStore(file);
+    const built = second.collection('built');
+    await built.ensureIndex(['_id'], { deferred: true }); // declared again on resuming: still unkeyed
+    await built.putIfNewer({ _id: 'a', _pos: 2, v: 2 });
+    await built.putIfNewer({ _id: 'b', _pos: 3, v: 3 });
+    expect(indexesOf()).toEqual([]);
+    expect(await built.find({}, { sort: [['_id', 1]] })).toEqual([{ _id: 'a', _pos: 2, v: 2 }, { _id: 'b', _pos: 3, v: 3 }]);
+    expect(indexesOf()).toHaveLength(1);
+    await second.close();
+  });
+
   it('keeps indexes right through many random puts, deletes and putIfNewer calls', async () => {
     const store = await openEmbeddedReadStore(newFile());
     const indexed = store.collection('indexed');
