@@ -9,7 +9,8 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { checkpointInBackground } from '../sqlite/background-checkpoint';
 import { limitedStatements } from '../sqlite/limited';
-import { SELECT, sqliteLogReader, type Row } from './sqlite-log-reader';
+import { logTail } from './log-tail';
+import { oncePerTurn, SELECT, sqliteLogReader, type Row } from './sqlite-log-reader';
 import { openSqliteFile, reclaimingFreePages, tableExists } from '../sqlite/sqlite-file';
 import {
   AppendResult,
@@ -119,7 +120,10 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
 
   migrate(db, insert);
   db.exec(VIEW);
-  const heads = streamHeads(log.foreignCommits);
+  const foreignCommits = oncePerTurn(log.foreignCommits);
+  const heads = streamHeads(foreignCommits);
+  const headNow = () => sql.head.get() as number;
+  const tail = logTail(foreignCommits, headNow());
   const stopCheckpoints = await checkpointInBackground(file);
 
   /** Checks and writes one append; throws before writing anything when it must fail. */
@@ -177,6 +181,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       for (const p of batch) p.reject(error);
       return;
     }
+    tail.committed(headNow, (after, limit) => log.readAll(after, limit).map(toRecorded));
     if (outcomes.some((o) => !o.ok)) log.loadTypes();
     batch.forEach((p, i) => {
       const o = outcomes[i];
@@ -189,10 +194,12 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
   }
 
   const stops = new Set<() => Promise<void>>();
+  const readAll = (after: number, limit: number): RecordedEvent[] => tail.readAll(after, limit) ?? log.readAll(after, limit).map(toRecorded);
 
   /** Resolves at the next commit of this process, after POLL_MS (another process may append), or when `signal` aborts. */
   function waitForAppend(after: number, signal?: AbortSignal): Promise<void> {
-    if (closed || signal?.aborted || (sql.head.get() as number) > after) return Promise.resolve();
+    // The tail's head, when it can tell: what a follower read from the tail was read at that head.
+    if (closed || signal?.aborted || (tail.head() ?? headNow()) > after) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -211,13 +218,13 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     const run = async (): Promise<void> => {
       let cursor = after;
       while (!stopping.signal.aborted) {
-        const rows = log.readAll(cursor, PAGE);
-        for (const row of rows) {
+        const events = readAll(cursor, PAGE);
+        for (const event of events) {
           if (stopping.signal.aborted) return;
-          await handler(toRecorded(row));
-          cursor = row.position;
+          await handler(event);
+          cursor = event.position;
         }
-        if (rows.length < PAGE) await waitForAppend(cursor, stopping.signal);
+        if (events.length < PAGE) await waitForAppend(cursor, stopping.signal);
       }
     };
     const finish = (): void => {
@@ -255,18 +262,18 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       if (limit < 0 || rows.length < limit) heads.note(streamId, rows.length ? rows[rows.length - 1].revision : fromRevision - 1);
       return rows.map(toRecorded);
     },
-    async readAll(after, limit) {
-      return log.readAll(after, limit).map(toRecorded);
-    },
+    readAll: async (after, limit) => readAll(after, limit),
     // Rows of other types are skipped inside SQLite, never parsed here.
     async readAllOf(after, limit, types) {
+      const recent = tail.readAllOf(after, limit, types);
+      if (recent) return recent;
       const { rows, reached } = log.rowsOf(after, limit, types);
       return { events: rows.map(toRecorded), reached };
     },
     subscribeAll,
     waitForAppend,
     async headPosition() {
-      return sql.head.get() as number;
+      return tail.head() ?? headNow();
     },
     async close() {
       if (closed) return;

@@ -44,6 +44,22 @@ export function commitsByOthers(db: Database.Database): () => number {
   };
 }
 
+/**
+ * `count` asked at most once per event-loop turn, for checks made on every read (every follower reads after each
+ * commit): within one turn they all see the file as it was at the first. Not for reads that must see the types a
+ * commit they just read added (rowsOf).
+ */
+export function oncePerTurn(count: () => number): () => number {
+  let value: number | null = null;
+  return () => {
+    if (value === null) {
+      value = count();
+      setImmediate(() => (value = null));
+    }
+    return value;
+  };
+}
+
 export function sqliteLogReader(db: Database.Database) {
   const sql = {
     newType: db.prepare('INSERT INTO event_types (name) VALUES (?)'),

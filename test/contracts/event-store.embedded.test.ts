@@ -70,6 +70,24 @@ describe('embedded SQLite event store', () => {
     });
   });
 
+  it('follows the head across commits of this process and another one on the same file', async () => {
+    await twoOnOneFile(async (api, other) => {
+      const s = newStream();
+      const a = await api.append(s, [newEvent('a')], 'no_stream');
+      expect(await api.readAll(a.position, 10)).toEqual([]);
+      await other.append(s, [newEvent('b')], 0);
+      expect((await api.readAll(a.position, 10)).map((e) => e.type)).toEqual(['b']);
+      expect((await api.readAllOf!(a.position, 10, new Set(['b']))).events.map((e) => e.type)).toEqual(['b']);
+      const c = await api.append(s, [newEvent('c')], 1);
+      expect((await api.readAll(a.position, 10)).map((e) => e.type)).toEqual(['b', 'c']);
+      await other.append(s, [newEvent('d')], 2);
+      expect((await api.readAll(c.position, 10)).map((e) => e.type)).toEqual(['d']);
+      const e = await api.append(s, [newEvent('e'), newEvent('f')], 3);
+      expect((await api.readAll(c.position, 10)).map((x) => x.revision)).toEqual([3, 4, 5]);
+      expect(await api.readAll(e.position, 10)).toEqual([]);
+    });
+  });
+
   it('keeps events and positions across close and reopen', async () => {
     const file = freshFile();
     const s = newStream();
