@@ -55,3 +55,34 @@ it('keeps references to the relayed events and delivers the events themselves; o
   raw.close();
   expect(values).toEqual(['kept as it is', '', '', '', '', '']);
 });
+
+it('reads the values of a group far behind the head a page at a time, and each value once for all groups', async () => {
+  const sub = mkdtempSync(path.join(dir, 'ahead-'));
+  const events = await openSqliteEventStore(path.join(sub, 'events.sqlite'));
+  const store = await openEmbeddedReadStore(path.join(sub, 'read.sqlite'));
+  let reads = 0;
+  const counted = { ...events, readAll: (after: number, limit: number) => (reads++, events.readAll(after, limit)) };
+  const bus = logBackedBus(await openEmbeddedBus(path.join(sub, 'bus.sqlite')), counted);
+  const meta = { userId: null, correlationId: 'c', causationId: 'c', occurredAt: '2026-11-22T00:00:00Z', schemaVersion: 1 };
+  const appended = Array.from({ length: 250 }, (_, i) => ({ id: newId(), type: 'thing.happened', data: { i }, metadata: meta }));
+  await events.append('s', appended, 'no_stream');
+  const relay = new Relay(events, bus, store, 'domain', pino({ level: 'silent' }));
+  await relay.start();
+  await until(() => relay.position === 250);
+
+  const seen: Record<string, string[]> = { a: [], b: [] };
+  const consumers = await Promise.all(
+    ['a', 'b'].map((g) => bus.subscribe(g, 'domain', async (m) => void seen[g].push(m.value), { fromBeginning: true })),
+  );
+  await until(() => seen.a.length === 250 && seen.b.length === 250);
+  await Promise.all(consumers.map((c) => c.stop()));
+  await relay.stop();
+
+  const log = (await events.readAll(0, 300)).map((e) => JSON.stringify(e));
+  expect(seen.a).toEqual(log);
+  expect(seen.b).toEqual(log);
+  expect(reads).toBeLessThanOrEqual(6);
+  await bus.close();
+  await events.close();
+  await store.close();
+});
