@@ -3,6 +3,9 @@
  * crash redelivers what was not committed; a relay that lost its checkpoint publishes again), and the ids of the
  * events this group handled lately are remembered in the read store. Only lately: a redelivery comes soon after
  * the first delivery, so the memo keeps the last KEEP_POSITIONS log positions and never grows with the history.
+ * Each handler's own writes are keyed by the event (a delivery, a run, a mail), so the memo saves work rather than
+ * guards against duplicates: its writes are waited for once every MEMO_WAIT_EVERY events, not one commit per event
+ * (a group catching up on a long log waited a whole commit per event). A crash may forget the last few.
  */
 import type { Bus, BusConsumer } from '../bus/bus.port';
 import type { EventCodec } from '../eventstore/decoding-event-store';
@@ -16,6 +19,8 @@ const CONSUMED_FOR_GOOD = '_consumed';
 const KEEP_POSITIONS = 20_000;
 /** Handled events between two prunings of the memo. */
 const PRUNE_EVERY = 1000;
+/** Memo writes in flight at most: the others are waited for with the next one of every this many. */
+const MEMO_WAIT_EVERY = 100;
 
 export async function consumeDomainEvents(
   bus: Bus,
@@ -41,8 +46,10 @@ export async function consumeDomainEvents(
       const id = `${group}:${event.id}`;
       if (event.redacted || (await seen.get(id))) return;
       await handle(event);
-      await seen.put({ _id: id, group, _pos: event.position });
-      if (++handled % PRUNE_EVERY === 0) await seen.deleteMany({ group, _pos: { $lt: event.position - KEEP_POSITIONS } });
+      const memo = seen.put({ _id: id, group, _pos: event.position });
+      if (++handled % MEMO_WAIT_EVERY === 0) await memo;
+      else memo.catch(() => undefined); // a memo lost only lets a redelivery be handled again
+      if (handled % PRUNE_EVERY === 0) await seen.deleteMany({ group, _pos: { $lt: event.position - KEEP_POSITIONS } });
     },
     { fromBeginning: true },
   );
