@@ -41,10 +41,11 @@ export async function startAutomationRunner(app: AppContext, bus: Bus): Promise<
   const worker = new RunWorker(runs, carry, { leaseMs }, log);
   worker.start();
 
-  const startRuns = async (event: RecordedEvent): Promise<void> => {
-    if (event.metadata.correlationId.startsWith(AUTOMATION_CORRELATION)) return;
+  /** False when it started no run. */
+  const startRuns = async (event: RecordedEvent): Promise<boolean> => {
+    if (event.metadata.correlationId.startsWith(AUTOMATION_CORRELATION)) return false;
     const produced = webhooksProducedBy(event.type);
-    if (produced.length === 0) return;
+    if (produced.length === 0) return false;
     // Automations come from their projection: let it reach this event first (else the bus delivers it again later).
     if (!(await app.watermarks.waitFor([AUTOMATIONS], event.position, app.config.MIN_POSITION_WAIT_MS))) {
       throw new Error(`the automations read model has not reached position ${event.position} yet`);
@@ -67,10 +68,11 @@ export async function startAutomationRunner(app: AppContext, bus: Bus): Promise<
         if (await runs.runs.insertNew(newRun(automation, payload, event.position, event.metadata.correlationId))) created++;
       }
     }
-    if (created === 0) return;
+    if (created === 0) return false;
     app.metrics.automationRuns.inc({ status: 'started' }, created);
     log.info({ correlationId: event.metadata.correlationId, eventId: event.id, type: event.type, runs: created }, 'automation runs started');
     worker.wake();
+    return true;
   };
 
   // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.

@@ -38,7 +38,8 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
   }, log, app.metrics);
   worker.start();
 
-  const fanOut = async (event: RecordedEvent): Promise<void> => {
+  /** False when it made no delivery. */
+  const fanOut = async (event: RecordedEvent): Promise<boolean> => {
     let created = 0;
     for (const { def, produce } of webhooksProducedBy(event.type)) {
       const produced = produce(event);
@@ -59,10 +60,11 @@ export async function startDispatcher(app: AppContext, bus: Bus): Promise<Dispat
         if (await store.deliveries.insertNew(doc)) created++;
       }
     }
-    if (created === 0) return;
+    if (created === 0) return false;
     app.metrics.deliveriesCreated.inc(created);
     log.info({ correlationId: event.metadata.correlationId, eventId: event.id, type: event.type, deliveries: created }, 'webhook deliveries created');
     worker.wake();
+    return true;
   };
 
   // One group per topic: deployments (and test services) sharing a Kafka cluster never share a group.

@@ -4,7 +4,7 @@
  * events this group handled lately are remembered in the read store. Only lately: a redelivery comes soon after
  * the first delivery, so the memo keeps the last KEEP_POSITIONS log positions and never grows with the history.
  * Each handler's own writes are keyed by the event (a delivery, a run, a mail), so the memo saves work rather than
- * guards against duplicates: its writes are waited for once every MEMO_WAIT_EVERY events, not one commit per event
+ * guards against duplicates; an event a handler made nothing for is not remembered at all, and the memo's writes are waited for once every MEMO_WAIT_EVERY events, not one commit per event
  * (a group catching up on a long log waited a whole commit per event). A crash may forget the last few.
  */
 import type { Bus, BusConsumer } from '../bus/bus.port';
@@ -29,7 +29,8 @@ export async function consumeDomainEvents(
   group: string,
   /** Opens and upcasts the stored event (the relay publishes events as stored); redacted ones never reach `handle`. */
   codec: EventCodec,
-  handle: (event: RecordedEvent) => Promise<void>,
+  /** Resolves false when it made nothing for this event: then no memo is kept (a redelivery makes nothing again). */
+  handle: (event: RecordedEvent) => Promise<boolean | void>,
   /** Only these event types reach `handle`; the others are passed over without any bookkeeping. */
   types?: ReadonlySet<string>,
 ): Promise<BusConsumer> {
@@ -45,7 +46,7 @@ export async function consumeDomainEvents(
       const event = await codec.decode(JSON.parse(message.value) as RecordedEvent);
       const id = `${group}:${event.id}`;
       if (event.redacted || (await seen.get(id))) return;
-      await handle(event);
+      if ((await handle(event)) === false) return;
       const memo = seen.put({ _id: id, group, _pos: event.position });
       if (++handled % MEMO_WAIT_EVERY === 0) await memo;
       else memo.catch(() => undefined); // a memo lost only lets a redelivery be handled again

@@ -9,7 +9,7 @@ import { newId } from '../../services/ids';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import type { Doc, ReadStore } from '../../services/readstore/read-store.port';
 import { historyStore } from '../../services/eventstore/decoding-event-store';
-import { consumeDomainEvents } from '../../services/relay/event-consumer';
+import { consumeDomainEvents, CONSUMED } from '../../services/relay/event-consumer';
 import { Relay } from '../../services/relay/relay';
 
 const meta = { userId: null, correlationId: 'c', causationId: 'c', occurredAt: '2026-11-22T00:00:00Z', schemaVersion: 1 };
@@ -146,6 +146,44 @@ describe('relay: the event log as the outbox', () => {
       await waitFor(async () => (await saved()) === last.position);
       for (const write of held.splice(0)) await write(); // the timed-out save reaches the store now
       expect(await saved()).toBe(last.position);
+    } finally {
+      await relay.stop();
+      await close();
+    }
+  });
+
+  it('remembers only the events a handler made something for, and hands the others again when redelivered', async () => {
+    const { events, store, bus, close } = await relayParts();
+    const appended: number[] = [];
+    for (let n = 0; n < 6; n++) {
+      appended.push((await events.append(`s-${n}`, [{ id: newId(), type: 'thing.happened', data: { n }, metadata: meta }], 'no_stream')).position);
+    }
+    const relay = new Relay(events, bus, store, 'domain', log);
+    await relay.start();
+    const codec = historyStore(events, store).codec;
+    const handled: number[] = [];
+    // Even n makes something (true), odd n makes nothing (false).
+    const handle = async (e: RecordedEvent) => {
+      const n = (e.data as { n: number }).n;
+      handled.push(n);
+      return n % 2 === 0;
+    };
+    try {
+      let consumer = await consumeDomainEvents(bus, store, 'domain', 'memo-group', codec, handle);
+      await until(() => handled.length === 6);
+      await consumer.stop();
+      const memo = await store.collection(CONSUMED).find({ group: 'memo-group' });
+      expect(memo.map((d) => d._pos).sort((a, b) => (a as number) - (b as number))).toEqual([appended[0], appended[2], appended[4]]);
+
+      // The same messages again (a relay that lost its checkpoint): only those made nothing for are handled again.
+      await bus.publish('domain', (await events.readAll(0, 10)).map((e) => ({
+        key: e.streamId, value: JSON.stringify(e), headers: { 'event-id': e.id, 'event-type': e.type },
+      })));
+      consumer = await consumeDomainEvents(bus, store, 'domain', 'memo-group', codec, handle);
+      await until(() => handled.length === 9);
+      await new Promise((r) => setTimeout(r, 200));
+      await consumer.stop();
+      expect(handled).toEqual([0, 1, 2, 3, 4, 5, 1, 3, 5]);
     } finally {
       await relay.stop();
       await close();
