@@ -3,7 +3,8 @@
  * For each size: a bench user signs up, the log is seeded straight through the event store (a tenth of it in the
  * user's calendar), then one process takes it all in through the projections, relay and bus (RSS after load);
  * the service restarts on that directory (cold start, RSS after restart) and answers a week's GET /events and an
- * incremental /sync over HTTP, one request at a time (p50/p99). Disk bytes per event per store file.
+ * incremental /sync over HTTP, one request at a time (p50/p99 of 1,000). Disk bytes per event per store file. The
+ * same requests to a bare express GET /hello give the floor: what p99 the client and the machine reach alone.
  *
  * Runs alone (`node dist/test/bench/scale-bench.js`) or as the last part of `npm run bench`; prints a table and
  * writes bench-results/scale.json.
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { encodeCursor } from '../../read-api/sync/cursor';
 import { Keyring } from '../../services/keyring';
-import { forkBenchChild, killAll, startServiceChild, stopChild, type ChildServer } from './children';
+import { forkBenchChild, killAll, startHelloServer, startServiceChild, stopChild, type ChildServer } from './children';
 import type { LoadReport } from './scale-child';
 import { fileBytes, STORE_FILES } from './scale-probe';
 import { MEASURED_WEEK, seedLog, TAIL_CHANGES, WEEK_MS, type SeedResult } from './scale-seed';
@@ -22,7 +23,8 @@ import { fmt, json, percentile, removeTempDirs, signUp, sleep, tempDir } from '.
 const SECRET = 'scale-bench-server-secret-0123456789';
 const SERVICE_ENV = { SERVER_SECRET: SECRET, WRITE_WAITS_FOR_PROJECTION: 'false' };
 const WARMUP_REQUESTS = 30;
-const MEASURED_REQUESTS = 300;
+/** Enough that p99 is not the third slowest answer: one request at a time, a stall of the machine shows in it. */
+const MEASURED_REQUESTS = 1000;
 const READY_TIMEOUT_MS = 600_000;
 
 export interface Latency {
@@ -143,7 +145,17 @@ async function measureSize(total: number, log: (line: string) => void): Promise<
   };
 }
 
-export function scaleTable(results: ScaleResult[]): string[] {
+/** The same sequential requests to the bare express baseline: the p99 that the client and the machine alone give. */
+async function floorLatency(): Promise<Latency> {
+  const hello = await startHelloServer();
+  try {
+    return await latency(`${hello.url}/hello`, 'none', () => 1);
+  } finally {
+    await hello.stop();
+  }
+}
+
+export function scaleTable(results: ScaleResult[], floor?: Latency): string[] {
   const kb = (n: number) => fmt(n / 1000, 2);
   const rows: string[][] = [
     ['events in the log', ...results.map((r) => String(r.events))],
@@ -159,6 +171,7 @@ export function scaleTable(results: ScaleResult[]): string[] {
     ['GET /events week p50 / p99 (ms)', ...results.map((r) => `${fmt(r.weekGet.p50, 1)} / ${fmt(r.weekGet.p99, 1)} (${r.weekGet.items} items)`)],
     ['GET /sync incremental p50 / p99 (ms)', ...results.map((r) => `${fmt(r.sync.p50, 1)} / ${fmt(r.sync.p99, 1)} (${r.sync.items} items)`)],
   ];
+  if (floor) rows.push(['bare express GET /hello p50 / p99 (ms), same client', ...results.map(() => `${fmt(floor.p50, 1)} / ${fmt(floor.p99, 1)}`)]);
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
 }
@@ -185,14 +198,15 @@ export function scaleSummary(results: ScaleResult[]): Array<{ figure: string; va
 /** Runs every size; the table and the JSON file are written whatever the targets say. */
 export async function scaleBench(log: (line: string) => void, sizes = scaleSizes()): Promise<ScaleResult[]> {
   const results: ScaleResult[] = [];
+  const floor = await floorLatency();
   for (const size of sizes) {
     results.push(await measureSize(size, log));
     removeTempDirs();
   }
   const out = path.resolve(__dirname, '..', '..', '..', 'bench-results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, 'scale.json'), JSON.stringify({ at: new Date().toISOString(), tailChanges: TAIL_CHANGES, results }, null, 2));
-  for (const line of scaleTable(results)) log(line);
+  writeFileSync(path.join(out, 'scale.json'), JSON.stringify({ at: new Date().toISOString(), tailChanges: TAIL_CHANGES, floor, results }, null, 2));
+  for (const line of scaleTable(results, floor)) log(line);
   for (const row of scaleSummary(results)) log(`  ${row.figure}: ${row.value} (target ${row.target}) ${row.result}`);
   return results;
 }
