@@ -57,14 +57,20 @@ function recentlyDecoded(codec: EventCodec) {
   return { read, passing };
 }
 
+type RecentlyDecoded = ReturnType<typeof recentlyDecoded>;
+
 /** Where catch-up pages may be read and opened off the event loop: the pages, and the keys they are opened with. */
 export interface OffThread {
   pages: LogPages;
   keys: UserKeys;
 }
 
-export function decodingEventStore(inner: EventStore, codec: EventCodec, offThread?: OffThread | null): EventStore {
-  const recent = recentlyDecoded(codec);
+export function decodingEventStore(
+  inner: EventStore,
+  codec: EventCodec,
+  offThread?: OffThread | null,
+  recent: RecentlyDecoded = recentlyDecoded(codec),
+): EventStore {
   const fromLog = recent.read;
   const keyFor = (userId: string) => offThread!.keys.forReading(userId);
   // Only a full page is worth the trip to the worker: a follower at the head reads a few events at a time.
@@ -115,11 +121,14 @@ export function decodingEventStore(inner: EventStore, codec: EventCodec, offThre
 
 /**
  * The store every reader and writer of the service uses: `inner` as the adapter stores it, keys in `readStore`.
- * With `logFile` (the embedded log's file), catch-up pages are read and opened on a worker thread.
+ * With `logFile` (the embedded log's file), catch-up pages are read and opened on a worker thread. The codec it hands
+ * out (to the bus's consumers) decodes through the same memo as the log's readers: an event the projections just
+ * decoded is not opened again by each consumer group.
  */
 export function historyStore(inner: EventStore, readStore: ReadStore, logFile?: string): { events: EventStore; codec: EventCodec; keys: UserKeys } {
   const keys = new UserKeys(readStore);
   const codec = eventCodec(new Sealer(keys), new Upcasters(UPCASTERS), keys);
   const pages = logFile ? logPagesOffThread(logFile) : null;
-  return { events: decodingEventStore(inner, codec, pages && { pages, keys }), codec, keys };
+  const recent = recentlyDecoded(codec);
+  return { events: decodingEventStore(inner, codec, pages && { pages, keys }, recent), codec: { ...codec, decode: recent.read }, keys };
 }

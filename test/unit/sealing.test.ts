@@ -60,6 +60,20 @@ describe('sealing decorator', () => {
     expect(await history.codec.decode(stored)).toEqual((await history.events.readAll(0, 1))[0]);
   });
 
+  it('hands the bus\'s consumers the event the log\'s readers decoded, until an erasure passes', async () => {
+    await history.events.append('s-6', [event('thing.noted', { secret: 'x' }, ada)], 'no_stream');
+    const [stored] = await raw.readAll(0, 1);
+    const [read] = await history.events.readAll(0, 1);
+    expect(await history.codec.decode(stored)).toBe(read);
+    expect(await history.codec.decode(JSON.parse(JSON.stringify(stored)))).toBe(read);
+
+    expect(await history.keys.destroy(ada)).toBe(true);
+    await history.events.append('erasure', [event('user.erased', { userId: ada, erasedAt: 'now' }, null)], 'no_stream');
+    const [, erasure] = await raw.readAll(0, 2);
+    await history.codec.decode(erasure);
+    expect(await history.codec.decode(stored)).toMatchObject({ data: null, redacted: 'erased' });
+  });
+
   it('seals under the author and the owner the data names, so destroying either key redacts it', async () => {
     const answer = { id: randomUUID(), title: 'Ada\'s review', createdBy: ada, taskId: null, goalId: null };
     expect(keyOwners(event('event.updated', answer, bob))).toEqual([ada, bob]);
