@@ -46,6 +46,9 @@ export async function consumeDomainEvents(
       const event = await codec.decode(JSON.parse(message.value) as RecordedEvent);
       const id = `${group}:${event.id}`;
       if (event.redacted || (await seen.get(id))) return;
+      // One event per event-loop turn: a group far behind (a first start on a long log) shares the process with the
+      // projections catching up, whose read models the API answers from, rather than crowding them out.
+      await new Promise((resolve) => setImmediate(resolve));
       if ((await handle(event)) === false) return;
       const memo = seen.put({ _id: id, group, _pos: event.position });
       if (++handled % MEMO_WAIT_EVERY === 0) await memo;
