@@ -50,23 +50,23 @@ export function logTail(foreignCommits: () => number, head: number, size = TAIL_
     return lo;
   };
 
+  /** Empty again, starting at the head. */
+  const restart = (headNow: () => number) => {
+    events = [];
+    start = headNow();
+  };
+
   return {
     committed(headNow, readAfter) {
       const commits = foreignCommits();
       if (!trusted || commits !== seen) {
         seen = commits;
         trusted = true;
-        events = [];
-        start = headNow();
-        return;
+        return restart(headNow);
       }
       const added = readAfter(end(), size);
-      if (added.length === size) {
-        // More than the tail holds was committed at once: start again at the head.
-        events = [];
-        start = headNow();
-        return;
-      }
+      // More than the tail holds was committed at once: start again at the head.
+      if (added.length === size) return restart(headNow);
       events.push(...added);
       if (events.length > size) {
         const dropped = events.splice(0, events.length - size);

@@ -4,8 +4,9 @@
  * events this group handled lately are remembered in the read store. Only lately: a redelivery comes soon after
  * the first delivery, so the memo keeps the last KEEP_POSITIONS log positions and never grows with the history.
  * Each handler's own writes are keyed by the event (a delivery, a run, a mail), so the memo saves work rather than
- * guards against duplicates; an event a handler made nothing for is not remembered at all, and the memo's writes are waited for once every MEMO_WAIT_EVERY events, not one commit per event
- * (a group catching up on a long log waited a whole commit per event). A crash may forget the last few.
+ * guards against duplicates: an event a handler made nothing for is not remembered at all, and the memo's writes are
+ * waited for once every MEMO_WAIT_EVERY events rather than one commit per event (a group catching up on a long log
+ * waited a whole commit per event). A crash may forget the last few.
  */
 import type { Bus, BusConsumer } from '../bus/bus.port';
 import type { EventCodec } from '../eventstore/decoding-event-store';
