@@ -29,6 +29,8 @@ export const goalsProjection = projection({
       });
       return;
     }
+    // A calendar event starts unlinked far more often than not, and an unlinked one has no block before it.
+    if (e.type === 'event.created' && !(e.data as { goalId?: unknown } | null)?.goalId) return;
     const event = eventTime(e.data);
     if (!event) return;
     const linked = event.status === 'confirmed' && !!event.goalId;
