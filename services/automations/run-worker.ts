@@ -30,7 +30,7 @@ export class RunWorker extends PollingWorker {
 
   protected async tick(): Promise<void> {
     if (this.free <= 0) return;
-    for (const doc of await this.runs.due(Date.now(), this.free * READ_AHEAD)) {
+    for (const doc of await this.read(() => this.runs.due(Date.now(), this.free * READ_AHEAD))) {
       if (this.free <= 0) return;
       if (!this.mayStart(doc._id, doc.ownerId)) continue;
       const claimed = await this.runs.claim(doc, this.options.leaseMs);

@@ -61,9 +61,11 @@ export class DeliveryWorker extends PollingWorker {
      * how many were met. */
     const first = new Map<string, { position: number; met: number }>();
     for (let page = 1; page <= MAX_PAGES && this.free > 0; page++) {
-      const due = await this.store.deliveries.find(
-        { state: 'pending', nextAttemptMs: { $lte: now } },
-        { sort: [['nextAttemptMs', 1], ['_id', 1]], limit: PAGE * page },
+      const due = await this.read(() =>
+        this.store.deliveries.find(
+          { state: 'pending', nextAttemptMs: { $lte: now } },
+          { sort: [['nextAttemptMs', 1], ['_id', 1]], limit: PAGE * page },
+        ),
       );
       for (const doc of due) {
         if (this.free <= 0) return;
@@ -77,7 +79,7 @@ export class DeliveryWorker extends PollingWorker {
           if (!behind) earlier.position = doc.position!;
         } else if (stream !== null) first.set(stream, { position: doc.position!, met: 1 });
         if (!this.mayStart(doc._id, doc.webhookId)) continue;
-        if (behind || (await this.store.pendingBeside(doc, '$lt'))) {
+        if (behind || (await this.read(() => this.store.pendingBeside(doc, '$lt')))) {
           if (!this.mayStart(doc._id, doc.webhookId)) continue; // released and under way meanwhile
           const wait = Math.min(PARK_RECHECK_MS * (behind ? earlier.met - 1 : 1), PARK_RECHECK_MAX_MS);
           await this.store.claim(doc, { nextAttemptMs: Date.now() + wait });

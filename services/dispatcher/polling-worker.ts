@@ -1,11 +1,12 @@
 /**
  * A worker that polls for due work and runs it in the background: it `tick`s, then waits `pollMs` unless woken
  * meanwhile (wake-ups arriving together, as many sends finish, make one poll rather than one each). Woken, it still
- * waits as long as its last poll took (up to `pollMs`): where a poll is an index read (MongoDB) that is next to
- * nothing; where it is a scan (FerretDB 1.x reads every document for any filter but `_id`), polling keeps to half
- * of the time instead of all of it. Work under way is tracked by id, so a tick never launches one piece twice and
- * stop() waits for all of it, and counted by group (a webhook, an owner), so one group can be kept to its share of
- * the slots.
+ * waits as long as its last poll's reads took (up to `pollMs`; a tick passes its reads through `read`): where a
+ * read is an index lookup that is next to nothing; where it is a scan (FerretDB 1.x reads every document for any
+ * filter but `_id`), polling keeps to half of the time instead of all of it. Only the reads count: a tick's claims
+ * wait their turn behind all else the process does, and after a burst they held the next wake-up back by most of
+ * `pollMs`. Work under way is tracked by id, so a tick never launches one piece twice and stop() waits for all of
+ * it, and counted by group (a webhook, an owner), so one group can be kept to its share of the slots.
  */
 import type { Logger } from 'pino';
 
@@ -26,6 +27,8 @@ export abstract class PollingWorker {
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private woken = false;
+  /** Milliseconds the current tick spent in `read`. */
+  private readMs = 0;
 
   constructor(
     protected readonly limits: PollingLimits,
@@ -60,6 +63,16 @@ export abstract class PollingWorker {
     await Promise.all(this.inFlight.values());
   }
 
+  /** A read of due work: what its time is counts toward the wait after a wake-up. */
+  protected async read<T>(query: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    try {
+      return await query();
+    } finally {
+      this.readMs += Date.now() - started;
+    }
+  }
+
   /** Slots left for more work (none once stopped). */
   protected get free(): number {
     return this.running ? this.limits.maxInFlight - this.inFlight.size : 0;
@@ -89,13 +102,13 @@ export abstract class PollingWorker {
   private async run(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      const started = Date.now();
+      this.readMs = 0;
       try {
         await this.tick();
       } catch (err) {
         this.log.warn({ err }, `${this.what}: polling failed; will retry`);
       }
-      const took = Date.now() - started;
+      const took = this.readMs;
       if (!this.woken && this.running) await this.sleep();
       // After a full sleep the poll interval has passed already; only a wake-up waits as long as the poll took.
       if (this.woken && this.running) await new Promise((resolve) => setTimeout(resolve, Math.max(COALESCE_MS, Math.min(took, this.limits.pollMs))));
