@@ -27,8 +27,8 @@ export abstract class PollingWorker {
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private woken = false;
-  /** Milliseconds the current tick spent in `read`. */
-  private readMs = 0;
+  /** Milliseconds the current tick spent in `read` (an ES private field: a subclass's own `readMs` cannot clash). */
+  #readMs = 0;
 
   constructor(
     protected readonly limits: PollingLimits,
@@ -63,13 +63,13 @@ export abstract class PollingWorker {
     await Promise.all(this.inFlight.values());
   }
 
-  /** A read of due work: what its time is counts toward the wait after a wake-up. */
+  /** A read of due work: its time counts toward the wait after a wake-up. */
   protected async read<T>(query: () => Promise<T>): Promise<T> {
     const started = Date.now();
     try {
       return await query();
     } finally {
-      this.readMs += Date.now() - started;
+      this.#readMs += Date.now() - started;
     }
   }
 
@@ -102,15 +102,15 @@ export abstract class PollingWorker {
   private async run(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      this.readMs = 0;
+      this.#readMs = 0;
       try {
         await this.tick();
       } catch (err) {
         this.log.warn({ err }, `${this.what}: polling failed; will retry`);
       }
-      const took = this.readMs;
+      const took = this.#readMs;
       if (!this.woken && this.running) await this.sleep();
-      // After a full sleep the poll interval has passed already; only a wake-up waits as long as the poll took.
+      // After a full sleep the poll interval has passed already; only a wake-up waits as long as the reads took.
       if (this.woken && this.running) await new Promise((resolve) => setTimeout(resolve, Math.max(COALESCE_MS, Math.min(took, this.limits.pollMs))));
     }
   }
