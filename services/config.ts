@@ -28,6 +28,8 @@ const Config = z.object({
   TRUST_PROXY: z.string().default('loopback'),
   /** Embedded read store only: a query that would scan a collection (no index serves it) fails instead (tests). */
   READ_STORE_REQUIRE_INDEXES: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** How far the JavaScript heap may grow past its live size before a full collection, in percent; 0: V8's own rule. */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1000).default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Signs sync cursors, encrypts webhook secrets and stored idempotent replies (comma list for rotation); generated

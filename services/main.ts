@@ -2,9 +2,11 @@
 import pino from 'pino';
 import { loadConfig } from './config';
 import { startService } from './composition';
+import { boundHeapGrowth } from './heap-growth';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  boundHeapGrowth(config.HEAP_GROWING_PERCENT);
   const log = pino({ level: config.LOG_LEVEL });
   const service = await startService(config, log);
   let stopping = false;

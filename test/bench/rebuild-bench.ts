@@ -11,7 +11,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { PROJECTIONS } from '../../services/composition';
+import { loadConfig } from '../../services/config';
 import { historyStore } from '../../services/eventstore/decoding-event-store';
+import { boundHeapGrowth } from '../../services/heap-growth';
 import { openSqliteEventStore } from '../../services/eventstore/sqlite-event-store';
 import { erasable } from '../../services/history/erasable-projection';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
@@ -66,6 +68,7 @@ async function seed(dir: string, keysFile: string) {
 }
 
 export async function rebuildBench(say: (line: string) => void): Promise<RebuildResult> {
+  boundHeapGrowth(loadConfig().HEAP_GROWING_PERCENT); // the heap rule of the service's process (services/main.ts)
   const dir = tempDir('rebuild');
   const keysFile = path.join(dir, 'keys.sqlite');
   const seeded = await seed(dir, keysFile);

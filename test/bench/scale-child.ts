@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { startService } from '../../services/composition';
 import { loadConfig } from '../../services/config';
+import { boundHeapGrowth } from '../../services/heap-growth';
 import { busBacklog } from './scale-probe';
 import { sleep } from './util';
 
@@ -22,6 +23,7 @@ export interface LoadReport {
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  boundHeapGrowth(config.HEAP_GROWING_PERCENT); // as services/main.ts does
   const t0 = performance.now();
   const service = await startService({ ...config, PORT: 0, HOST: '127.0.0.1' }, pino({ level: 'silent' }));
   const head = await service.context.events.headPosition();
