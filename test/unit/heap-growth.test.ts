@@ -3,9 +3,9 @@
  * child processes run the same allocation churn, one bounded and one left to V8's rule, and compare their peak heap.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../services/config';
+import { requireBuild } from '../support/service-child';
 
 const BUILT = path.resolve(__dirname, '../../dist/services/heap-growth.js');
 
@@ -28,9 +28,7 @@ const peakHeapMb = (percent: number): number =>
   JSON.parse(execFileSync(process.execPath, ['-e', CHURN, BUILT, String(percent)], { encoding: 'utf8', timeout: 60_000 })).peakMb;
 
 describe('bounded heap growth', () => {
-  beforeAll(() => {
-    if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run "npm run build" first (npm test does)`);
-  });
+  beforeAll(requireBuild);
 
   test('a bound of 100 % keeps the peak heap well under what V8 allows itself for the same work', () => {
     const own = peakHeapMb(0);
