@@ -14,6 +14,7 @@
 import type Database from 'better-sqlite3';
 import { checkpointInBackground } from '../sqlite/background-checkpoint';
 import { openSqliteFile, reclaimingFreePages, returnFreePages } from '../sqlite/sqlite-file';
+import { BuildingRows } from './building-rows';
 import { DocCache } from './doc-cache';
 import { checkField, compileFilter, keyOf, sortDocs, storedValue, type Key } from './doc-values';
 import type { Collection, Doc, Filter, FindOptions, ReadStore } from './read-store.port';
@@ -29,6 +30,8 @@ export interface EmbeddedReadStoreOptions {
    * that sorts a limited page outside an index, throws instead of running.
    */
   requireIndexes?: boolean;
+  /** Where rows are in collections being built (building-rows.ts); given here only to set its budget or hash. */
+  buildingRows?: BuildingRows;
 }
 
 export interface EmbeddedReadStore extends ReadStore {
@@ -65,7 +68,7 @@ interface State {
   upserts: Partial<Record<WriteMode, string>>;
 }
 
-type WriteMode = 'put' | 'newer' | 'new' | 'append';
+type WriteMode = 'put' | 'newer' | 'new' | 'append' | 'replaceRow' | 'replaceOlderRow';
 
 const DEFAULT_CACHE_BYTES = 8 * 2 ** 20;
 /** Rows a background reclaim step deletes from a dropped table, and pages it returns to the file system. */
@@ -102,6 +105,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   )`);
 
   const cache = new DocCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const building = options.buildingRows ?? new BuildingRows();
   const statements = new Map<string, Database.Statement>();
   /** Prepares once; an index SQLite cannot use for a query (INDEXED BY) is left to its own choice instead. */
   const compile = (sql: string): Database.Statement => {
@@ -139,6 +143,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     const meta: Meta = unkeyed ? { ...emptyMeta(), unkeyed } : emptyMeta();
     const table = Number(prepared('INSERT INTO collection_meta (name, meta) VALUES (?, ?)').run(name, JSON.stringify(meta)).lastInsertRowid);
     db.exec(`CREATE TABLE ${tableName(table)} (id ${unkeyed ? '' : 'PRIMARY KEY '}NOT NULL, pos, doc TEXT NOT NULL)`);
+    if (unkeyed) building.track(table);
     const state = stateOf(table, meta);
     states.set(name, state);
     return state;
@@ -173,6 +178,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   const forget = () => {
     loadStates();
     cache.clear();
+    building.clear();
   };
   const ready = () => {
     if (closed) throw new Error('read store is closed');
@@ -205,6 +211,11 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   const buildUpsert = (state: State, mode: WriteMode) => {
     const t = tableName(state.table);
     const cols = ['id', 'pos', 'doc', ...state.fields.map((f) => state.meta.columns[f])];
+    if (mode === 'replaceRow' || mode === 'replaceOlderRow') {
+      // Parameters in the order of an insert's, then the row's rowid (and the position again: as putIfNewer, older only).
+      const set = cols.map((c) => `${c} = ?`).join(', ');
+      return `UPDATE ${t} SET ${set} WHERE rowid = ?${mode === 'replaceOlderRow' ? ' AND pos < ?' : ''}`;
+    }
     const insert = `INSERT INTO ${t} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
     if (mode === 'append') return insert;
     if (mode === 'new') return `${insert} ON CONFLICT (id) DO NOTHING`;
@@ -218,19 +229,33 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     if (mode === 'newer' && typeof doc._pos !== 'number') throw new Error(`${name}: putIfNewer needs a numeric _pos`);
     const json = JSON.stringify(doc);
     let state = existing(name);
-    if (state.meta.unkeyed) {
+    let row: number | undefined;
+    if (state.meta.unkeyed && building.tracks(state.table)) {
+      row = rowOf(state, doc._id);
+      if (row !== undefined && mode === 'new') return false;
+      mode = row === undefined ? 'append' : mode === 'newer' ? 'replaceOlderRow' : 'replaceRow';
+    } else if (state.meta.unkeyed) {
       if (mode === 'newer') mode = 'append'; // which of an id's rows is the newest is settled once, by `keyed`
       else state = keyed(name)!;
     }
     const values = state.fields.map((f) => storedValue(doc[f]));
     markArrays(state, values);
     try {
-      const info = prepared(upsertSql(state, mode)).run(doc._id, keyOf(storedValue(doc._pos)), json, ...values.map(keyOf));
+      const params = [doc._id, keyOf(storedValue(doc._pos)), json, ...values.map(keyOf)];
+      if (row !== undefined) params.push(row, ...(mode === 'replaceOlderRow' ? [params[1]] : []));
+      const info = prepared(upsertSql(state, mode)).run(...params);
       cache.delete(state.table, doc._id);
+      if (mode === 'append') building.added(state.table, doc._id, Number(info.lastInsertRowid));
       return info.changes > 0;
     } catch (e) {
       throw duplicateKeyError(name, e);
     }
+  };
+
+  /** The rowid of `id`'s row in a table being built whose rows are tracked (building-rows.ts), if it has one. */
+  const rowOf = (state: State, id: string): number | undefined => {
+    const idAt = prepared(`SELECT id FROM ${tableName(state.table)} WHERE rowid = ?`).pluck();
+    return building.candidates(state.table, id).find((row) => idAt.get(row) === id);
   };
 
   /**
@@ -245,8 +270,12 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   };
   const makeKeyed = db.transaction((name: string, state: State) => {
     const t = tableName(state.table);
-    db.exec(`DELETE FROM ${t} WHERE rowid IN (SELECT r FROM (
-      SELECT rowid AS r, row_number() OVER (PARTITION BY id ORDER BY pos DESC, rowid) AS n FROM ${t}) WHERE n > 1)`);
+    // A tracked table holds one row per id already.
+    if (!building.tracks(state.table)) {
+      db.exec(`DELETE FROM ${t} WHERE rowid IN (SELECT r FROM (
+        SELECT rowid AS r, row_number() OVER (PARTITION BY id ORDER BY pos DESC, rowid) AS n FROM ${t}) WHERE n > 1)`);
+    }
+    building.forget(state.table);
     db.exec(`CREATE UNIQUE INDEX id${state.table} ON ${t} (id)`);
     const { unkeyed: _, ...meta } = state.meta;
     const next = stateOf(state.table, meta);
@@ -479,6 +508,7 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     if (!state) return;
     prepared('DELETE FROM collection_meta WHERE tbl = ?').run(state.table);
     states.delete(name);
+    building.forget(state.table);
     scheduleReclaim();
   };
 
@@ -492,17 +522,26 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   scheduleReclaim();
   const stopCheckpoints = await checkpointInBackground(file);
 
+  /** The collection's state if it is being built with its rows tracked: read by rowid, not keyed for a read. */
+  const buildingState = (name: string): State | undefined => {
+    const state = states.get(name);
+    return state?.meta.unkeyed && building.tracks(state.table) ? state : undefined;
+  };
+  const docAt = (state: State, row: number | undefined) =>
+    row === undefined ? undefined : prepared(`SELECT doc FROM ${tableName(state.table)} WHERE rowid = ?`).pluck().get(row);
+
   /** A collection; `grouped`, its writes are those of a batch (they resolve once executed). */
   function collection<T extends Doc = Doc>(name: string, grouped = false): Collection<T> {
     const mutate = <R>(change: () => R) => mutateIn(change, grouped);
     return {
       async get(id) {
         ready();
-        const state = keyed(name);
+        const inBuild = buildingState(name);
+        const state = inBuild ?? keyed(name);
         if (!state) return null;
         const cached = cache.get(state.table, id);
         if (cached) return cached as T;
-        const json = prepared(`SELECT doc FROM ${tableName(state.table)} WHERE id = ?`).pluck().get(id) as string | undefined;
+        const json = (inBuild ? docAt(inBuild, rowOf(inBuild, id)) : prepared(`SELECT doc FROM ${tableName(state.table)} WHERE id = ?`).pluck().get(id)) as string | undefined;
         return json === undefined ? null : (parse(state, id, json) as T);
       },
       async find(filter, findOptions = {}) {

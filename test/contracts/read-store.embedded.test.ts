@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { BuildingRows } from '../../services/readstore/building-rows';
 import { openEmbeddedReadStore } from '../../services/readstore/embedded-read-store';
 import type { Doc, Filter } from '../../services/readstore/read-store.port';
 import { readStoreContract } from './read-store.contract';
@@ -10,6 +11,8 @@ const dir = mkdtempSync(join(tmpdir(), 'read-store-'));
 let files = 0;
 const newFile = () => join(dir, `store-${++files}.db`);
 const ids = (docs: Doc[]) => docs.map((d) => d._id);
+/** Integers below n, the same sequence for a seed (a multiply-xorshift mix of 32-bit state). */
+const seeded = (seed: number) => (n: number) => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0), seed % n);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 readStoreContract('embedded', () => openEmbeddedReadStore(newFile()));
@@ -66,7 +69,68 @@ describe('embedded read store', () => {
     await second.close();
   });
 
-  it('keeps indexes right through many random puts, deletes and putIfNewer calls', async () => {
+  describe('a collection being built, read and rewritten as it is built', () => {
+    /** The SQLite indexes of one collection's table. */
+    const indexesOf = (file: string, name: string) => {
+      const db = new Database(file, { readonly: true });
+      const table = `c${db.prepare('SELECT tbl FROM collection_meta WHERE name = ?').pluck().get(name)}`;
+      const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(table);
+      db.close();
+      return names;
+    };
+    /** Random reads and writes of a few ids, each checked against a keyed collection given the same. */
+    async function build(rows: BuildingRows | undefined, between?: (file: string) => Promise<void>) {
+      const file = newFile();
+      const store = await openEmbeddedReadStore(file, { buildingRows: rows });
+      const built = store.collection('built');
+      const keyed = store.collection('keyed');
+      await built.ensureIndex(['_id'], { deferred: true });
+      await built.ensureIndex(['grp'], { deferred: true });
+      await keyed.ensureIndex(['grp']);
+      const random = seeded(7);
+      for (let step = 1; step <= 600; step++) {
+        if (step === 300) await between?.(file);
+        const id = `d${random(40)}`;
+        const doc = { _id: id, _pos: random(step + 1), grp: `g${random(3)}`, step };
+        const op = random(4);
+        if (op === 0) expect(await built.putIfNewer(doc)).toBe(await keyed.putIfNewer(doc));
+        else if (op === 1) expect(await built.insertNew(doc)).toBe(await keyed.insertNew(doc));
+        else if (op === 2) await Promise.all([built.put(doc), keyed.put(doc)]);
+        expect(await built.get(id)).toEqual(await keyed.get(id));
+      }
+      const unkeyedWhileBuilt = indexesOf(file, 'built').length === 0;
+      for (const grp of ['g0', 'g1', 'g2']) {
+        expect(await built.find({ grp }, { sort: [['_id', 1]] })).toEqual(await keyed.find({ grp }, { sort: [['_id', 1]] }));
+      }
+      expect(await built.count({})).toBe(await keyed.count({}));
+      await store.close();
+      return unkeyedWhileBuilt;
+    }
+
+    it('answers as a keyed collection, and stays unkeyed until queried', async () => {
+      expect(await build(undefined)).toBe(true);
+    });
+
+    it('tells apart ids whose hashes collide', async () => {
+      expect(await build(new BuildingRows(undefined, () => 1))).toBe(true);
+    });
+
+    it('answers the same once its rows pass the budget (read by id, it is keyed then)', async () => {
+      expect(await build(new BuildingRows(10))).toBe(false);
+    });
+
+    it('answers the same after another connection committed to the file half way', async () => {
+      const other = async (file: string) => {
+        const db = new Database(file);
+        db.exec('CREATE TABLE other_work (x)');
+        db.close();
+        await new Promise((r) => setTimeout(r, 300)); // past the store's next look for other connections' commits
+      };
+      expect(await build(undefined, other)).toBe(false);
+    });
+  });
+
+    it('keeps indexes right through many random puts, deletes and putIfNewer calls', async () => {
     const store = await openEmbeddedReadStore(newFile());
     const indexed = store.collection('indexed');
     const plain = store.collection('plain');
@@ -74,8 +138,7 @@ describe('embedded read store', () => {
     await indexed.ensureIndex(['tags']);
     await indexed.ensureIndex(['code'], { unique: true });
 
-    let seed = 42;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const random = seeded(42);
     const cals = ['a', 'b', 'c', null, undefined];
     const docFor = (i: number, pos: number): Doc => {
       const cal = cals[random(cals.length)];
