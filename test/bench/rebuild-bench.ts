@@ -29,14 +29,40 @@ export interface RebuildResult {
   events: number;
   /** Events per second, each projection built alone. */
   perProjection: Record<string, number>;
+  /** Microseconds of CPU per event of the log, every thread of the process (how the rate scales with cores). */
+  cpuPerEvent: Record<string, number>;
+  /** The longest the event loop went without a turn during each build (its switch keys and indexes the storage). */
+  longestStallMs: Record<string, number>;
   /** Events per second of the log when every projection builds at once. */
   all: number;
 }
 
 export const rebuildEvents = (env = process.env) => Number(env.BENCH_REBUILD_EVENTS ?? 100_000);
 
-/** Seconds from start until every projection given is active at the head. */
-async function timeBuild(dir: string, keysFile: string, defs: (store: ReturnType<typeof historyStore>) => Projection[], tag: string): Promise<number> {
+interface Build {
+  seconds: number;
+  /** CPU seconds of the whole process while it ran. */
+  cpuSeconds: number;
+  longestStallMs: number;
+}
+
+/** The longest gap between turns of a 5 ms timer, from now until the returned function is called. */
+function watchStalls(): () => number {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    return Math.max(longest, performance.now() - last);
+  };
+}
+
+/** From start until every projection given is active at the head. */
+async function timeBuild(dir: string, keysFile: string, defs: (store: ReturnType<typeof historyStore>) => Projection[], tag: string): Promise<Build> {
   const log = pino({ level: 'silent' });
   const keyStore = await openEmbeddedReadStore(keysFile);
   const mongoUrl = process.env.BENCH_REBUILD_MONGO_URL;
@@ -49,14 +75,18 @@ async function timeBuild(dir: string, keysFile: string, defs: (store: ReturnType
   const projections = defs(history).map((p) => erasable(p, store));
   const runner = new ProjectionRunner(history.events, store, projections, new Watermarks(store, true), log);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const stalls = watchStalls();
   await runner.start();
   const done = async () => (await runner.status()).every((s) => s.building === null && (s.activePosition ?? 0) >= head);
   while (!(await done())) await sleep(10);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const longestStallMs = stalls();
   await runner.stop();
   if (mongoUrl) for (const name of await store.listCollections()) await store.collection(name).drop();
   await Promise.all([store.close(), keyStore.close(), history.events.close()]);
-  return seconds;
+  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, longestStallMs };
 }
 
 async function seed(dir: string, keysFile: string) {
@@ -73,17 +103,22 @@ export async function rebuildBench(say: (line: string) => void): Promise<Rebuild
   const keysFile = path.join(dir, 'keys.sqlite');
   const seeded = await seed(dir, keysFile);
   say(`  seeded ${seeded.events} sealed events in ${seeded.seconds.toFixed(1)} s`);
-  const perProjection: Record<string, number> = {};
+  const result: RebuildResult = { events: seeded.head, perProjection: {}, cpuPerEvent: {}, longestStallMs: {}, all: Number.NaN };
   const only = process.env.BENCH_REBUILD_ONLY;
   for (const def of PROJECTIONS.filter((p) => !only || p.name === only)) {
-    const seconds = await timeBuild(dir, keysFile, () => [def], def.name);
-    perProjection[def.name] = seeded.head / seconds;
-    say(`  ${def.name.padEnd(22)} ${Math.round(perProjection[def.name]).toLocaleString('en-US')} events/s`);
+    const build = await timeBuild(dir, keysFile, () => [def], def.name);
+    result.perProjection[def.name] = seeded.head / build.seconds;
+    result.cpuPerEvent[def.name] = (build.cpuSeconds * 1e6) / seeded.head;
+    result.longestStallMs[def.name] = build.longestStallMs;
+    say(
+      `  ${def.name.padEnd(22)} ${Math.round(result.perProjection[def.name]).toLocaleString('en-US')} events/s, ` +
+        `${result.cpuPerEvent[def.name].toFixed(1)} µs of CPU per event, longest stall ${Math.round(build.longestStallMs)} ms`,
+    );
   }
-  if (only && only !== 'all') return { events: seeded.head, perProjection, all: Number.NaN };
-  const all = seeded.head / (await timeBuild(dir, keysFile, () => [...PROJECTIONS], 'all'));
-  say(`  all projections at once ${Math.round(all).toLocaleString('en-US')} events/s of the log`);
-  return { events: seeded.head, perProjection, all };
+  if (only && only !== 'all') return result;
+  result.all = seeded.head / (await timeBuild(dir, keysFile, () => [...PROJECTIONS], 'all')).seconds;
+  say(`  all projections at once ${Math.round(result.all).toLocaleString('en-US')} events/s of the log`);
+  return result;
 }
 
 if (require.main === module) {
