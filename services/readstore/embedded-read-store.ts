@@ -53,8 +53,9 @@ interface Meta {
   /** Indexed fields that have held an array: MongoDB matches their elements, so their column answers nothing. */
   arrays: string[];
   /**
-   * Made with its id index deferred (storage being built): no key on `id` yet, each putIfNewer appends a row, and
-   * several rows may hold one id until the collection is keyed, before anything else touches it (`keyed`).
+   * Made with its id index deferred (storage being built): no key on `id` yet. While this process tracks its rows
+   * (building-rows.ts), each id has one row, found by rowid; otherwise each putIfNewer appends a row, several rows
+   * may hold one id until the collection is keyed, and anything else keys it first (`keyed`).
    */
   unkeyed?: true;
 }
@@ -541,7 +542,9 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
         if (!state) return null;
         const cached = cache.get(state.table, id);
         if (cached) return cached as T;
-        const json = (inBuild ? docAt(inBuild, rowOf(inBuild, id)) : prepared(`SELECT doc FROM ${tableName(state.table)} WHERE id = ?`).pluck().get(id)) as string | undefined;
+        const json = (
+          inBuild ? docAt(inBuild, rowOf(inBuild, id)) : prepared(`SELECT doc FROM ${tableName(state.table)} WHERE id = ?`).pluck().get(id)
+        ) as string | undefined;
         return json === undefined ? null : (parse(state, id, json) as T);
       },
       async find(filter, findOptions = {}) {
