@@ -255,8 +255,10 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
 
   /** The rowid of `id`'s row in a table being built whose rows are tracked (building-rows.ts), if it has one. */
   const rowOf = (state: State, id: string): number | undefined => {
+    const candidates = building.candidates(state.table, id);
+    if (candidates.length === 0) return undefined; // most writes of a build: a new id, no statement to look up
     const idAt = prepared(`SELECT id FROM ${tableName(state.table)} WHERE rowid = ?`).pluck();
-    return building.candidates(state.table, id).find((row) => idAt.get(row) === id);
+    return candidates.find((row) => idAt.get(row) === id);
   };
 
   /**
