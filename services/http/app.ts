@@ -62,6 +62,29 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
 
   const openapi = buildOpenApi(options.operations);
   http.get(['/openapi.json', `${BASE_PATH}/openapi.json`], (_req, res) => void res.json(openapi));
+
+  const auth = new Authenticator(options.resolvers, webOrigins);
+  const api = express.Router();
+  const limits = { perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 };
+  api.use(rateLimit(limits, (req) => auth.principal(req)));
+  const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody });
+  // Only methods that carry a body parse one, so a stray body never masks a 405 or a GET's answer.
+  api.use((req, res, next) => (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? json(req, res, next) : next()));
+  // OAuth clients and the consent page's form post form-encoded bodies (RFC 6749); nothing else accepts them.
+  api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  const deps = {
+    auth,
+    idempotency: new Idempotency(app.store, app.serverKeys, (commandId, run) => app.commands.recovering(commandId, run)),
+    waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
+    writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
+  };
+  const served = new Set(options.routes.map((r) => routeKey(r.operation)));
+  const unserved = Object.keys(access).filter((row) => !served.has(row));
+  if (unserved.length) throw new Error(`access table rows without a route: ${unserved.join(', ')}`);
+  const operations = options.routes.map((r) => ({ method: r.operation.method, path: r.operation.path, handle: operationHandler(deps, r) }));
+  api.use(dispatcher(operations, Object.keys(access)));
+  http.use(BASE_PATH, routePrefix(BASE_PATH), api);
+  // Everything else comes after the API, so that an API request passes as few layers as it can.
   const swaggerDir = path.dirname(createRequire(__filename).resolve('swagger-ui-dist/package.json'));
   http.use('/docs/assets', express.static(swaggerDir, { index: false }));
   http.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
@@ -89,27 +112,6 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     }
   });
 
-  const auth = new Authenticator(options.resolvers, webOrigins);
-  const api = express.Router();
-  const limits = { perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 };
-  api.use(rateLimit(limits, (req) => auth.principal(req)));
-  const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody });
-  // Only methods that carry a body parse one, so a stray body never masks a 405 or a GET's answer.
-  api.use((req, res, next) => (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? json(req, res, next) : next()));
-  // OAuth clients and the consent page's form post form-encoded bodies (RFC 6749); nothing else accepts them.
-  api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
-  const deps = {
-    auth,
-    idempotency: new Idempotency(app.store, app.serverKeys, (commandId, run) => app.commands.recovering(commandId, run)),
-    waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
-    writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
-  };
-  const served = new Set(options.routes.map((r) => routeKey(r.operation)));
-  const unserved = Object.keys(access).filter((row) => !served.has(row));
-  if (unserved.length) throw new Error(`access table rows without a route: ${unserved.join(', ')}`);
-  const operations = options.routes.map((r) => ({ method: r.operation.method, path: r.operation.path, handle: operationHandler(deps, r) }));
-  api.use(dispatcher(operations, Object.keys(access)));
-  http.use(BASE_PATH, routePrefix(BASE_PATH), api);
   if (options.pages) http.use(options.pages);
   http.use('/admin', routePrefix('/admin'), express.json({ limit: '16kb' }), adminRouter(app));
   http.use(notFoundRoute);
