@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { envelopeOfText, erased, openLayer, sealedFor } from './sealing';
-import { sqliteLogReader, type Row } from './sqlite-log-reader';
+import { AT, sqliteLogReader, type Row } from './sqlite-log-reader';
 import { unquoteId } from './sqlite-event-codec';
 import type { FromWorker, ToWorker } from './log-pages';
 
@@ -53,12 +53,12 @@ const askKeys = (id: number, users: string[]) =>
 function rowsOf(after: number, limit: number, types: string[] | null) {
   if (types) return log.rowsOf(after, limit, types);
   const rows = log.readAll(after, limit);
-  return { rows, reached: rows.at(-1)?.position ?? after };
+  return { rows, reached: rows.at(-1)?.[AT.position] ?? after };
 }
 
 async function read({ id, after, limit, types, keys: given }: Extract<ToWorker, { op: 'read' }>): Promise<void> {
   const { rows, reached } = rowsOf(after, limit, types);
-  const events: Opening[] = rows.map((row) => ({ row, eventId: unquoteId(row.event_id)!, text: row.data, redacted: false }));
+  const events: Opening[] = rows.map((row) => ({ row, eventId: unquoteId(row[AT.eventId])!, text: row[AT.data], redacted: false }));
   const keys = new Map<string, Buffer | null>();
   const take = (handed: Array<[string, Uint8Array | null]>) => {
     for (const [user, key] of handed) keys.set(user, key && Buffer.from(key));

@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { checkpointInBackground } from '../sqlite/background-checkpoint';
 import { limitedStatements } from '../sqlite/limited';
 import { logTail } from './log-tail';
-import { oncePerTurn, SELECT, sqliteLogReader, type Row } from './sqlite-log-reader';
+import { AT, oncePerTurn, SELECT, sqliteLogReader, type Row } from './sqlite-log-reader';
 import { openSqliteFile, reclaimingFreePages, tableExists } from '../sqlite/sqlite-file';
 import {
   AppendResult,
@@ -104,7 +104,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     newStream: db.prepare('INSERT INTO streams (name) VALUES (?)'),
     lastRevision: db.prepare('SELECT max(revision) FROM log WHERE stream = ?').pluck(),
     byEventId: db.prepare('SELECT s.name AS stream, l.revision, l.position FROM log l JOIN streams s ON s.id = l.stream WHERE l.event_id = ?'),
-    streamFrom: limitedStatements(db, (limit) => `${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision${limit}`),
+    streamFrom: limitedStatements(db, (limit) => `${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision${limit}`, (s) => s.raw()),
     head: db.prepare('SELECT coalesce(max(position), 0) FROM log').pluck(),
   };
 
@@ -130,7 +130,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
   const appendOne = db.transaction((p: Pending): AppendResult => {
     const ids = p.events.map((e) => e.id);
     if (new Set(ids).size !== ids.length) throw new Error(`stream ${p.streamId}: duplicate event ids in one append`);
-    const existing = ids.map((id) => sql.byEventId.get(encodeId(id)) as Pick<Row, 'stream' | 'revision' | 'position'> | undefined);
+    const existing = ids.map((id) => sql.byEventId.get(encodeId(id)) as { stream: string; revision: number; position: number } | undefined);
     const found = existing.filter((row) => row !== undefined);
     if (found.length > 0) {
       if (found.length === ids.length && found.every((row) => row.stream === p.streamId)) {
@@ -259,7 +259,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
       if (heads.before(streamId, fromRevision)) return [];
       const stream = sql.streamId.get(streamId) as number | undefined;
       const rows = stream === undefined ? [] : (sql.streamFrom(limit).all(stream, fromRevision) as Row[]);
-      if (limit < 0 || rows.length < limit) heads.note(streamId, rows.length ? rows[rows.length - 1].revision : fromRevision - 1);
+      if (limit < 0 || rows.length < limit) heads.note(streamId, rows.length ? rows[rows.length - 1][AT.revision] : fromRevision - 1);
       return rows.map(toRecorded);
     },
     readAll: async (after, limit) => readAll(after, limit),
