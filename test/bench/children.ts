@@ -3,6 +3,7 @@
  * load generator used while the service runs in this process. Every child is killed when the bench exits.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, sleep, tempDir, waitForHttp } from './util';
 
@@ -55,6 +56,21 @@ export interface ChildServer {
   url: string;
   dataDir?: string;
   stop(): Promise<void>;
+}
+
+/** Linux's clock ticks per second (sysconf _SC_CLK_TCK), in which /proc/<pid>/stat counts CPU time. */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds a process has used so far, every thread of it (/proc/<pid>/stat); null where /proc cannot tell. */
+export function cpuSecondsOf(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which sits in parentheses and may hold spaces: utime and stime are 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
 }
 
 /** The bare express "hello world" in a child; it tells its port over IPC. */

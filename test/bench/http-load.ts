@@ -37,6 +37,11 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** POST runs: how many slots (events) were requested. */
   sent?: number;
+  /**
+   * Microseconds of CPU per successful response: the server's (a child process, every thread) and this process's,
+   * which generates the load on the same cores. Set by the bench's runs; the server's is null where /proc is absent.
+   */
+  cpuPerRequest?: { server: number | null; client: number };
 }
 
 function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number } {

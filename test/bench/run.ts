@@ -27,7 +27,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availability-bench';
 import { BOOKING_SLOTS, createBookingHost } from './booking-bench';
-import { killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
+import { cpuSecondsOf, killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
@@ -70,14 +70,36 @@ function printLoad(r: LoadResult, baseline?: LoadResult): void {
   log(`  ${r.label}`);
   log(`    rps ${fmt(r.rps, 0)}${ratio}   latency p50 ${ms(r.p50)}  p90 ${ms(r.p90)}  p99 ${ms(r.p99)}  max ${ms(r.max)}`);
   const codes = Object.entries(r.statusCodes).map(([c, n]) => `${c}:${n}`).join(' ');
+  if (r.cpuPerRequest) log(`    CPU per response: ${cpuText(r)} of the server (all threads), ${fmt(r.cpuPerRequest.client, 0)} µs of the load generator`);
   log(`    ${r.ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts in ${fmt(r.seconds, 1)} s, ${r.connections} connections [${codes}]${r.sent !== undefined ? `, ${r.sent} requests sent` : ''}`);
 }
 
+const cpuText = (r: LoadResult) => (r.cpuPerRequest?.server == null ? 'unknown' : `${fmt(r.cpuPerRequest.server, 0)} µs`);
+/** For the summary: the server's CPU per response, and the load generator's. */
+const cpuNote = (r: LoadResult) => (r.cpuPerRequest ? `; CPU/response ${cpuText(r)} server, ${fmt(r.cpuPerRequest.client, 0)} µs client` : '');
+
+/** One run, with the CPU the server (`server`, a child) and this process (the load generator) spent per response. */
+async function measured(label: string, spec: LoadSpec, server: ChildServer): Promise<LoadResult> {
+  const server0 = cpuSecondsOf(server.child.pid);
+  const client0 = process.cpuUsage();
+  const r = await runLoad(label, spec);
+  const client = process.cpuUsage(client0);
+  const server1 = cpuSecondsOf(server.child.pid);
+  const perResponse = (seconds: number) => (seconds * 1e6) / Math.max(1, r.ok);
+  return {
+    ...r,
+    cpuPerRequest: {
+      server: server0 === null || server1 === null ? null : perResponse(server1 - server0),
+      client: perResponse((client.user + client.system) / 1e6),
+    },
+  };
+}
+
 /** A short warmup run, then the measured one. POST warmups write into other slots (two years earlier): no overlap. */
-async function load(label: string, spec: LoadSpec): Promise<LoadResult> {
+async function load(label: string, spec: LoadSpec, server: ChildServer): Promise<LoadResult> {
   const warmup: LoadSpec = spec.kind === 'post-events' ? { ...spec, baseMs: spec.baseMs - 2 * 365 * 86_400_000 } : spec;
   await runLoad(`${label} (warmup)`, { ...warmup, seconds: WARMUP });
-  return runLoad(label, spec);
+  return measured(label, spec, server);
 }
 
 async function createWeek(base: string, token: string): Promise<void> {
@@ -135,7 +157,7 @@ async function main(): Promise<void> {
   const hello: ChildServer = await startHelloServer();
   let baseline: LoadResult;
   try {
-    baseline = await load('GET /hello', { kind: 'hello', url: hello.url, seconds: SECONDS, connections: CONN });
+    baseline = await load('GET /hello', { kind: 'hello', url: hello.url, seconds: SECONDS, connections: CONN }, hello);
   } finally {
     await hello.stop();
   }
@@ -170,13 +192,13 @@ async function main(): Promise<void> {
     getRes = await load(`GET /events (one week, ${GET_EVENTS} events, one user)`, {
       kind: 'get', url: service.url, seconds: SECONDS, token: reader.token, connections: CONN,
       path: `/api/v1/events?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
-    });
+    }, service);
     printLoad(getRes, baseline);
     // The same user's changes since before that week was written: its 200 events (and the user's Space and calendar).
     syncRes = await load(`GET /sync (the changes since before those ${GET_EVENTS} events, one user)`, {
       kind: 'get', url: service.url, seconds: SECONDS, token: reader.token, connections: CONN,
       path: `/api/v1/sync?since=${encodeURIComponent(before)}`,
-    });
+    }, service);
     printLoad(syncRes, baseline);
 
     const owner = await signUp(base);
@@ -187,7 +209,7 @@ async function main(): Promise<void> {
     log(`  created ${SLOT_EVENTS} events and ${SLOT_SERIES} recurring series in ${fmt(performance.now() - s0, 0)} ms; one answer lists ${slots.body.slots.length} windows in ${JSON.stringify(slots.body).length} bytes`);
     slotsRes = await load(`GET /available-slots (${SLOT_DAYS} days of ${SLOT_EVENTS} events and ${SLOT_SERIES} series)`, {
       kind: 'get', url: service.url, seconds: SECONDS, token: owner.token, path: slotsPath, connections: CONN,
-    });
+    }, service);
     printLoad(slotsRes, baseline);
 
     const planner = await signUp(base);
@@ -200,13 +222,13 @@ async function main(): Promise<void> {
     log(`  ${ROUTINES} routines, ${instances} instances in the month; one response is ${JSON.stringify(sample.body).length} bytes`);
     routinesRes = await load(`GET /routines/instances (a month, ${ROUTINES} routines, one user)`, {
       kind: 'get', url: service.url, seconds: SECONDS, token: planner.token, path: `/api/v1${path}`, connections: CONN,
-    });
+    }, service);
     printLoad(routinesRes, baseline);
 
     const writer = await signUp(base);
     postRes = await load('POST /events (one user: all writes go to one Space stream)', {
       kind: 'post-events', url: service.url, seconds: SECONDS, tokens: [writer.token], baseMs: Date.UTC(2031, 0, 1), connections: CONN,
-    });
+    }, service);
     printLoad(postRes, baseline);
 
     if (MULTI_USERS > 1) {
@@ -214,7 +236,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < MULTI_USERS; i++) users.push(await signUp(base));
       multiRes = await load(`POST /events (${MULTI_USERS} users, requests rotate over them)`, {
         kind: 'post-events', url: service.url, seconds: SECONDS, tokens: users.map((u) => u.token), baseMs: Date.UTC(2031, 0, 1), connections: CONN,
-      });
+      }, service);
       printLoad(multiRes, baseline);
     }
 
@@ -223,9 +245,9 @@ async function main(): Promise<void> {
     const tokensOf = async (n: number) => (await Promise.all(Array.from({ length: n }, () => signUp(base)))).map((u) => u.token);
     const taskSpec = { kind: 'post-tasks' as const, url: service.url, perToken: TASKS_PER_OWNER, connections: CONN };
     await runLoad('POST /tasks (warmup)', { ...taskSpec, seconds: WARMUP, tokens: await tokensOf(Math.ceil(owners / 4)) });
-    tasksRes = await runLoad(`POST /tasks (one owner's board at a time; the next owner after ${TASKS_PER_OWNER} tasks)`, {
+    tasksRes = await measured(`POST /tasks (one owner's board at a time; the next owner after ${TASKS_PER_OWNER} tasks)`, {
       ...taskSpec, seconds: SECONDS, tokens: await tokensOf(owners),
-    });
+    }, service);
     printLoad(tasksRes, baseline);
 
     // The warmup books from the far end of the horizon, the measured run from its start: no slot is asked twice.
@@ -233,9 +255,9 @@ async function main(): Promise<void> {
     const booking = await createBookingHost(base, host.token);
     const bookingSpec = { kind: 'post-bookings' as const, url: service.url, path: booking.path, baseMs: booking.baseMs, connections: CONN };
     await runLoad('POST public booking (warmup)', { ...bookingSpec, seconds: WARMUP, firstSlot: Math.floor(BOOKING_SLOTS * 0.8) });
-    bookingRes = await runLoad(`POST /public/{username}/{slug}/bookings (one host, ${CONN} guests at once, a new slot each)`, {
+    bookingRes = await measured(`POST /public/{username}/{slug}/bookings (one host, ${CONN} guests at once, a new slot each)`, {
       ...bookingSpec, seconds: SECONDS, firstSlot: 0,
-    });
+    }, service);
     printLoad(bookingRes, baseline);
   } finally {
     await service.stop();
@@ -306,19 +328,19 @@ async function main(): Promise<void> {
   // Summary
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   const rows: Row[] = [
-    { figure: 'Baseline express GET /hello', value: `${fmt(baseline.rps, 0)} rps, p50 ${ms(baseline.p50)}, p99 ${ms(baseline.p99)}`, target: '-', result: '-' },
-    { figure: 'POST /events throughput', value: `${fmt(postRes.rps, 0)} rps = ${pct(postRes.rps / baseline.rps)} of baseline`, target: '>= 40 % of baseline', result: pass(postRes.rps >= 0.4 * baseline.rps) },
+    { figure: 'Baseline express GET /hello', value: `${fmt(baseline.rps, 0)} rps, p50 ${ms(baseline.p50)}, p99 ${ms(baseline.p99)}${cpuNote(baseline)}`, target: '-', result: '-' },
+    { figure: 'POST /events throughput', value: `${fmt(postRes.rps, 0)} rps = ${pct(postRes.rps / baseline.rps)} of baseline${cpuNote(postRes)}`, target: '>= 40 % of baseline', result: pass(postRes.rps >= 0.4 * baseline.rps) },
     { figure: 'POST /events latency', value: `p50 ${ms(postRes.p50)}, p99 ${ms(postRes.p99)}`, target: '-', result: '-' },
-    { figure: 'POST /tasks throughput', value: `${fmt(tasksRes.rps, 0)} rps = ${pct(tasksRes.rps / baseline.rps)} of baseline`, target: '>= 40 % of baseline', result: pass(tasksRes.rps >= 0.4 * baseline.rps) },
+    { figure: 'POST /tasks throughput', value: `${fmt(tasksRes.rps, 0)} rps = ${pct(tasksRes.rps / baseline.rps)} of baseline${cpuNote(tasksRes)}`, target: '>= 40 % of baseline', result: pass(tasksRes.rps >= 0.4 * baseline.rps) },
     { figure: 'POST /tasks latency', value: `p50 ${ms(tasksRes.p50)}, p99 ${ms(tasksRes.p99)}`, target: '-', result: '-' },
     ...(multiRes
       ? [{ figure: `POST /events, ${MULTI_USERS} users (info)`, value: `${fmt(multiRes.rps, 0)} rps = ${pct(multiRes.rps / baseline.rps)}, p50 ${ms(multiRes.p50)}, p99 ${ms(multiRes.p99)}`, target: '-', result: '-' }]
       : []),
     { figure: 'Public booking throughput (one host)', value: `${fmt(bookingRes.rps, 0)} rps = ${pct(bookingRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
     { figure: 'Public booking latency', value: `p50 ${ms(bookingRes.p50)}, p99 ${ms(bookingRes.p99)}`, target: '-', result: '-' },
-    { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
+    { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline${cpuNote(getRes)}`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
-    { figure: `GET /sync (${GET_EVENTS} events changed)`, value: `${fmt(syncRes.rps, 0)} rps = ${pct(syncRes.rps / baseline.rps)} of baseline`, target: '>= 50 % of baseline', result: pass(syncRes.rps >= 0.5 * baseline.rps) },
+    { figure: `GET /sync (${GET_EVENTS} events changed)`, value: `${fmt(syncRes.rps, 0)} rps = ${pct(syncRes.rps / baseline.rps)} of baseline${cpuNote(syncRes)}`, target: '>= 50 % of baseline', result: pass(syncRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /sync latency', value: `p50 ${ms(syncRes.p50)}, p99 ${ms(syncRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
     { figure: 'GET /available-slots latency', value: `p50 ${ms(slotsRes.p50)}, p99 ${ms(slotsRes.p99)}`, target: '-', result: '-' },
