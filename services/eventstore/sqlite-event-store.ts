@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { checkpointInBackground } from '../sqlite/background-checkpoint';
 import { limitedStatements } from '../sqlite/limited';
 import { logTail } from './log-tail';
-import { AT, oncePerTurn, SELECT, sqliteLogReader, type Row } from './sqlite-log-reader';
+import { AT, oncePerTurn, raw, SELECT, sqliteLogReader, type Row } from './sqlite-log-reader';
 import { openSqliteFile, reclaimingFreePages, tableExists } from '../sqlite/sqlite-file';
 import {
   AppendResult,
@@ -104,7 +104,7 @@ export async function openSqliteEventStore(file: string): Promise<EventStore> {
     newStream: db.prepare('INSERT INTO streams (name) VALUES (?)'),
     lastRevision: db.prepare('SELECT max(revision) FROM log WHERE stream = ?').pluck(),
     byEventId: db.prepare('SELECT s.name AS stream, l.revision, l.position FROM log l JOIN streams s ON s.id = l.stream WHERE l.event_id = ?'),
-    streamFrom: limitedStatements(db, (limit) => `${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision${limit}`, (s) => s.raw()),
+    streamFrom: limitedStatements(db, (limit) => `${SELECT} WHERE l.stream = ? AND l.revision >= ? ORDER BY l.revision${limit}`, raw),
     head: db.prepare('SELECT coalesce(max(position), 0) FROM log').pluck(),
   };
 

@@ -14,6 +14,7 @@ import { decodeMetadata, METADATA_COLUMNS, unquoteId, type Stored } from './sqli
 const ID_COLUMNS = new Set(['event_id', 'user_id', 'space_id', 'correlation_id', 'causation_id']);
 const column = (c: string) => (ID_COLUMNS.has(c) ? `quote(l.${c}) AS ${c}` : `l.${c}`);
 const SELECTED = ['event_id', 'type', 'data', ...METADATA_COLUMNS, 'metadata_extra'];
+/** The log's events with their stream's name; prepare it with `raw`, so that its rows come back as `Row`s. */
 export const SELECT = `SELECT l.position, s.name AS stream, l.revision, ${SELECTED.map(column).join(', ')}
   FROM log l JOIN streams s ON s.id = l.stream`;
 
@@ -27,7 +28,7 @@ export const AT = { position: 0, stream: 1, revision: 2, eventId: 3, type: 4, da
 const METADATA_AT = 6;
 const IS_ID = METADATA_COLUMNS.map((c) => ID_COLUMNS.has(c));
 const EXTRA_AT = METADATA_AT + METADATA_COLUMNS.length;
-const raw = (statement: Database.Statement) => statement.raw();
+export const raw = (statement: Database.Statement) => statement.raw();
 
 /** How many times commits by another connection to the file were noticed so far (PRAGMA data_version, one query). */
 export function commitsByOthers(db: Database.Database): () => number {
