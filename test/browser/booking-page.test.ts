@@ -125,6 +125,8 @@ describeWithBrowser('the booking pages', (browser) => {
     expect((await texts('button.slot')).map(spaces)).toEqual(firstDay.map((s) => time(s.startsAt)));
     expect(spaces((await texts('button.slot'))[0])).toMatch(locale === 'en-US' ? /^\d{1,2}:\d{2} [AP]M$/ : /^\d{2}:\d{2}$/);
     expect(await smallTargets()).toEqual([]);
+    // Every field has a label.
+    expect(await page.$$eval('input, select, textarea', (nodes) => nodes.filter((n) => !document.querySelector(`label[for="${n.id}"]`)).map((n) => n.id))).toEqual([]);
     await shot(`${size}-1-month`);
 
     // Next month and back.
