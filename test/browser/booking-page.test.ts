@@ -176,6 +176,10 @@ describeWithBrowser('the booking pages', (browser) => {
     await page.click('#reschedule-link');
     await page.waitForSelector('button.slot');
     expect(await page.textContent('#booking')).toContain('with Mia Weber');
+    // The booking's own time is shown, and cannot be picked.
+    await page.click(`button.day[data-date="${chosen.date}"]`);
+    expect(await page.isDisabled(`button.slot[data-start="${chosen.startsAt}"]`)).toBe(true);
+    expect(await page.textContent(`button.slot[data-start="${chosen.startsAt}"]`)).toContain('(current)');
     const target = (await attributes('button.slot:not([disabled])', 'data-start')).find((s) => s !== chosen.startsAt)!;
     await page.focus(`button.slot[data-start="${target}"]`);
     await page.keyboard.press('Enter');

@@ -3,6 +3,7 @@
  * inline script). Plain browser JavaScript, no framework, in three parts: Intl words for time and zones
  * (script/intl.script.ts), the month picker (script/month.script.ts) and the pages (script/pages.script.ts).
  */
+import { BOOKING_HORIZON_DAYS } from '../../../contracts/bookings';
 import { intlScript } from './script/intl.script';
 import { monthScript } from './script/month.script';
 import { pagesScript } from './script/pages.script';
@@ -21,4 +22,4 @@ const end = String.raw`
 })();
 `;
 
-export const BOOKING_SCRIPT = start + intlScript(primaryZones()) + monthScript + pagesScript + end;
+export const BOOKING_SCRIPT = start + intlScript(primaryZones()) + monthScript(BOOKING_HORIZON_DAYS) + pagesScript + end;

@@ -3,8 +3,8 @@
  * free time, previous and next month (never before this month, never past the booking horizon), then the chosen
  * day's times. The month grid is one tab stop; arrow keys move between its free days.
  */
-export const monthScript = String.raw`
-  var HORIZON_DAYS = 366;
+export const monthScript = (horizonDays: number) => String.raw`
+  var HORIZON_DAYS = ${horizonDays};
 
   function lastDayOf(month) {
     return new Date(Date.UTC(+month.slice(0, 4), +month.slice(5, 7), 0)).toISOString().slice(0, 10);

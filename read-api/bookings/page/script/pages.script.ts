@@ -48,23 +48,30 @@ export const pagesScript = String.raw`
     $('done').focus();
   }
 
+  /** The step after a time is picked (the details form, the move's confirmation) in place of the times. */
+  function fromTimes(step, focus) {
+    $('pick').hidden = true;
+    $(step).hidden = false;
+    status('');
+    $(focus).focus();
+  }
+
+  /** Leaves that step for the times again, focus on the time it was for. */
+  function backToTimes(step, slot) {
+    $(step).hidden = true;
+    $('pick').hidden = false;
+    var button = slot && document.querySelector('button.slot[data-start="' + slot.startsAt + '"]');
+    if (button) button.focus();
+  }
+
   function bookPage() {
     var base = '/public/' + encodeURIComponent(body.getAttribute('data-username')) + '/' + encodeURIComponent(body.getAttribute('data-slug'));
     var chosen = null;
-    var back = function () {
-      $('details').hidden = true;
-      $('pick').hidden = false;
-      var button = chosen && document.querySelector('button.slot[data-start="' + chosen.startsAt + '"]');
-      chosen = null;
-      if (button) button.focus();
-    };
+    var back = function () { backToTimes('details', chosen); chosen = null; };
     var refresh = monthPicker(function (from, days) { return call('GET', base + '/slots' + slotsQuery(from, days)); }, function (slot) {
       chosen = slot;
       $('chosen').textContent = 'You chose ' + whenText(slot.startsAt) + '.';
-      $('pick').hidden = true;
-      $('details').hidden = false;
-      status('');
-      $('name').focus();
+      fromTimes('details', 'name');
     }, function () { return null; });
     $('back').addEventListener('click', back);
     $('details').addEventListener('submit', function (e) {
@@ -126,22 +133,13 @@ export const pagesScript = String.raw`
     if (kind === 'cancel') return cancelPage(load, path, token, describe, cancelled);
 
     var moveTo = null;
-    var backToTimes = function () {
-      $('confirm-move').hidden = true;
-      $('pick').hidden = false;
-      var button = moveTo && document.querySelector('button.slot[data-start="' + moveTo.startsAt + '"]');
-      moveTo = null;
-      if (button) button.focus();
-    };
+    var back = function () { backToTimes('confirm-move', moveTo); moveTo = null; };
     var refresh = monthPicker(load, function (slot) {
       moveTo = slot;
       $('confirm-move-title').textContent = 'Move to ' + whenText(slot.startsAt) + '?';
-      $('pick').hidden = true;
-      $('confirm-move').hidden = false;
-      status('');
-      $('confirm-move').focus();
+      fromTimes('confirm-move', 'confirm-move');
     }, function () { return booking && booking.startsAt; });
-    $('move-back').addEventListener('click', backToTimes);
+    $('move-back').addEventListener('click', back);
     $('confirm-move-yes').addEventListener('click', function () {
       if (!moveTo) return;
       $('confirm-move-yes').disabled = true;
@@ -150,7 +148,7 @@ export const pagesScript = String.raw`
         $('confirm-move-yes').disabled = false;
         if (res.status !== 200) {
           if (res.body && res.body.error && res.body.error.code === 'booking_cancelled') { $('confirm-move').hidden = true; cancelled(); return; }
-          if (res.status === 409) { backToTimes(); refresh(problem(res)); } else status(problem(res));
+          if (res.status === 409) { back(); refresh(problem(res)); } else status(problem(res));
           return;
         }
         describe(res.body.booking);
