@@ -65,7 +65,7 @@ export const intlScript = (primary: Record<string, string>) => String.raw`
   function fillZones(select) {
     var seen = {};
     var groups = {};
-    Intl.supportedValuesOf('timeZone').concat([zone]).forEach(function (id) {
+    (Intl.supportedValuesOf ? Intl.supportedValuesOf('timeZone') : []).concat([zone]).forEach(function (id) {
       var primary = primaryZone(id);
       if (seen[primary]) return;
       seen[primary] = true;
