@@ -27,6 +27,9 @@ export function credentialOf(req: Request): { token: string; fromCookie: boolean
   return fromCookie ? { token: fromCookie, fromCookie: true } : null;
 }
 
+/** This server's origin as the client reached it (behind a trusted proxy, the forwarded protocol): the OAuth issuer. */
+export const ownOrigin = (req: Request) => `${req.protocol}://${req.get('Host')}`;
+
 export class Authenticator {
   constructor(
     private readonly resolvers: CredentialResolver[],
@@ -51,14 +54,17 @@ export class Authenticator {
     if (!cred) return null;
     if (cred.fromCookie && UNSAFE.has(req.method)) this.checkOrigin(req);
     for (const resolve of this.resolvers) {
-      const p = await resolve(cred.token);
+      const p = await resolve(cred.token, ownOrigin(req));
       if (p) return p;
     }
     throw new ApiError(401, 'unauthenticated', 'The credential is unknown, expired or revoked');
   }
 
   async authorize(req: Request, rule: AccessRule): Promise<Principal | null> {
-    if (rule.kind === 'public') return (await this.principal(req).catch(() => null)) ?? null;
+    if (rule.kind === 'public') {
+      if (rule.ownPagesOnly && UNSAFE.has(req.method)) this.checkOrigin(req);
+      return (await this.principal(req).catch(() => null)) ?? null;
+    }
     const p = await this.principal(req);
     if (!p) throw new ApiError(401, 'unauthenticated', 'Sign in or send a bearer token');
     if (rule.kind === 'session' && p.kind !== 'session') {
@@ -70,12 +76,14 @@ export class Authenticator {
     return p;
   }
 
-  /** Cookie-authenticated writes must come from our own pages (CSRF). Requests without Origin are not browsers'. */
+  /**
+   * Cookie-authenticated writes, and the sign-in form, must come from our own pages (CSRF). Requests without Origin
+   * are not browsers'; `Origin: null` (a page that hides where it is, a sandboxed frame) is refused like a foreign one.
+   */
   private checkOrigin(req: Request): void {
     const origin = req.get('Origin');
     if (!origin) return;
-    const own = `${req.protocol}://${req.get('Host')}`;
-    if (origin !== own && !this.trustedOrigins.includes(origin)) {
+    if (origin !== ownOrigin(req) && !this.trustedOrigins.includes(origin)) {
       throw new ApiError(403, 'origin_not_allowed', 'Cookie-authenticated requests must come from the web app');
     }
   }

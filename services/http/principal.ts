@@ -9,5 +9,8 @@ export interface Principal {
   environment: 'live' | 'test';
 }
 
-/** Turns a bearer or cookie token into a principal, or null if this resolver does not know it. */
-export type CredentialResolver = (token: string) => Promise<Principal | null>;
+/**
+ * Turns a bearer or cookie token into a principal, or null if this resolver does not know it. `origin` is the one the
+ * request reached (services/http/auth.ts `ownOrigin`): OAuth access tokens must name it as their issuer.
+ */
+export type CredentialResolver = (token: string, origin: string) => Promise<Principal | null>;
