@@ -8,13 +8,13 @@
  * No script errors and no Content-Security-Policy violations along the way. Screenshots go to a folder under the OS
  * tmp dir (printed once), to be looked at.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { describeWithBrowser } from '../support/browser';
+import { pkce } from '../support/oauth';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { request, signUp, useTestService, type Client, type TestService } from '../support/service';
 
@@ -49,11 +49,6 @@ const VIEWPORTS: Array<[string, BrowserContextOptions]> = [
   ['desktop', { viewport: { width: 1280, height: 800 } }],
   ['phone', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
 ];
-
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
 
 async function registerApp(developer: Client, body: Record<string, unknown>) {
   const res = await developer.call('POST', '/oauth/applications', body);
