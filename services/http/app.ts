@@ -8,7 +8,7 @@ import { access } from './access';
 import { adminRouter } from './admin';
 import { cors } from './cors';
 import { docsRoutes } from './docs';
-import { Authenticator, ownOrigin } from './auth';
+import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { BASE_PATH, home } from './home';
 import { Idempotency } from './idempotency';
@@ -57,7 +57,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const openapi = buildOpenApi(options.operations);
   http.get(['/openapi.json', `${BASE_PATH}/openapi.json`], (_req, res) => void res.json(openapi));
 
-  const auth = new Authenticator(options.resolvers, webOrigins);
+  const auth = new Authenticator(options.resolvers, webOrigins, app.config.PUBLIC_URL);
   const api = express.Router();
   const limits = { perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 };
   api.use(rateLimit(limits, (req) => auth.principal(req)));
@@ -83,7 +83,7 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   http.use(docsRoutes());
   http.get(DISCOVERY_PATH, (req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.json(authorizationServerMetadata(ownOrigin(req), BASE_PATH));
+    res.json(authorizationServerMetadata(auth.issuer(req), BASE_PATH));
   });
   http.get('/', home);
   http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));

@@ -27,7 +27,7 @@ export function credentialOf(req: Request): { token: string; fromCookie: boolean
   return fromCookie ? { token: fromCookie, fromCookie: true } : null;
 }
 
-/** This server's origin as the client reached it (behind a trusted proxy, the forwarded protocol): the OAuth issuer. */
+/** This server's origin as the client reached it (behind a trusted proxy, the forwarded protocol). */
 export const ownOrigin = (req: Request) => `${req.protocol}://${req.get('Host')}`;
 
 export class Authenticator {
@@ -35,7 +35,17 @@ export class Authenticator {
     private readonly resolvers: CredentialResolver[],
     /** Origins allowed to send cookie-authenticated unsafe requests, besides the service's own. */
     private readonly trustedOrigins: string[],
+    /** PUBLIC_URL, where the operator set one. */
+    private readonly publicUrl?: string,
   ) {}
+
+  /**
+   * The OAuth issuer discovery announces and access tokens carry (and must carry to be accepted): PUBLIC_URL when the
+   * operator set it, so a deployment reached under several names has one issuer; else the origin the client reached.
+   */
+  issuer(req: Request): string {
+    return this.publicUrl ?? ownOrigin(req);
+  }
 
   /**
    * The verified caller of a request, resolved once per request (the rate limiter asks first, the route's access
@@ -54,7 +64,7 @@ export class Authenticator {
     if (!cred) return null;
     if (cred.fromCookie && UNSAFE.has(req.method)) this.checkOrigin(req);
     for (const resolve of this.resolvers) {
-      const p = await resolve(cred.token, ownOrigin(req));
+      const p = await resolve(cred.token, this.issuer(req));
       if (p) return p;
     }
     throw new ApiError(401, 'unauthenticated', 'The credential is unknown, expired or revoked');

@@ -10,7 +10,7 @@ export interface Principal {
 }
 
 /**
- * Turns a bearer or cookie token into a principal, or null if this resolver does not know it. `origin` is the one the
- * request reached (services/http/auth.ts `ownOrigin`): OAuth access tokens must name it as their issuer.
+ * Turns a bearer or cookie token into a principal, or null if this resolver does not know it. `issuer` is this
+ * deployment's OAuth issuer as the request sees it (services/http/auth.ts `issuer`): access tokens must name it.
  */
-export type CredentialResolver = (token: string, origin: string) => Promise<Principal | null>;
+export type CredentialResolver = (token: string, issuer: string) => Promise<Principal | null>;

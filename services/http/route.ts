@@ -12,7 +12,7 @@ import type { Operation } from '../../contracts/operation';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import { access } from './access';
-import { ownOrigin, type Authenticator } from './auth';
+import type { Authenticator } from './auth';
 import type { OperationHandler } from './dispatch';
 import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
@@ -42,8 +42,8 @@ export interface Input<B, Q, P> {
   requestId: string;
   /** The client's address (behind a loopback proxy: the forwarded one). */
   ip: string;
-  /** This server's origin as the client reached it: the OAuth issuer. */
-  origin: string;
+  /** The OAuth issuer (services/http/auth.ts `issuer`): PUBLIC_URL, or this server's origin as the client reached it. */
+  issuer: string;
   /** Unique per command; derived from the Idempotency-Key when there is one, so retries append nothing twice. */
   commandId: string;
   header(name: string): string | undefined;
@@ -188,7 +188,7 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
             body, query, params, principal, commandId,
             requestId: res.locals.requestId as string,
             ip: req.ip ?? 'unknown',
-            origin: ownOrigin(req),
+            issuer: deps.auth.issuer(req),
             header: (name) => req.get(name),
             rawBody: (req as { rawBody?: Buffer }).rawBody,
             log: res.locals.log as Logger,

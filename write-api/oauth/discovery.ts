@@ -9,8 +9,8 @@ import { SCOPES } from '../../services/http/access';
 export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
 
 /**
- * `issuer` is this server's origin as the client reached it (services/http/auth.ts `ownOrigin`); the access tokens
- * the token endpoint signs there carry it as `iss`.
+ * `issuer`: PUBLIC_URL, or this server's origin as the client reached it (services/http/auth.ts `issuer`); the access
+ * tokens the token endpoint signs carry it as `iss`.
  */
 export function authorizationServerMetadata(issuer: string, basePath: string) {
   return {

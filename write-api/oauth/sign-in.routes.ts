@@ -56,7 +56,7 @@ export function signInRoutes(app: AppContext, passwords: PasswordSignIn) {
         return { status: 303, headers: { Location: returnTo, 'Cache-Control': 'no-store' }, cookies: [sessionCookie(input, session)] };
       } catch (err) {
         if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 429)) throw err;
-        const clientId = new URL(returnTo, input.origin).searchParams.get('client_id');
+        const clientId = new URL(returnTo, input.issuer).searchParams.get('client_id');
         const application = clientId ? await app.oauth.applications.byClientId(clientId) : null;
         const reply = signInReply(err.status, { applicationName: application?.name ?? null, returnTo, email, problem: `${err.message}.` });
         if (err.status === 429) reply.headers!['Retry-After'] = retryAfterOf(err);

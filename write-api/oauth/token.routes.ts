@@ -63,7 +63,7 @@ export function tokenRoutes(app: AppContext) {
         if (!p.code || !p.redirect_uri) return oauthError(400, 'invalid_request', 'code and redirect_uri are required');
         const redeemed = await app.oauth.grants.redeemCode(p.code, application.clientId, p.redirect_uri, p.code_verifier);
         if (!redeemed.ok) return oauthError(400, redeemed.error, redeemed.reason);
-        return tokens(redeemed.value, redeemed.value.scopes, input.origin);
+        return tokens(redeemed.value, redeemed.value.scopes, input.issuer);
       }
 
       if (p.grant_type === 'refresh_token') {
@@ -71,7 +71,7 @@ export function tokenRoutes(app: AppContext) {
         const requested = [...new Set((p.scope ?? '').split(' ').filter(Boolean))];
         const redeemed = await app.oauth.grants.redeemRefreshToken(p.refresh_token, application.clientId, requested);
         if (!redeemed.ok) return oauthError(400, redeemed.error, redeemed.reason);
-        return tokens(redeemed.value, requested.length ? requested : redeemed.value.scopes, input.origin);
+        return tokens(redeemed.value, requested.length ? requested : redeemed.value.scopes, input.issuer);
       }
 
       return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
