@@ -174,7 +174,8 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
         bearer: { type: 'http', scheme: 'bearer', description: 'Session token (cs_…), API key (ck_…) or OAuth access token' },
         oauth2: {
           type: 'oauth2',
-          description: 'Authorization code with PKCE (S256); discovery at /.well-known/oauth-authorization-server',
+          description: 'Authorization code with PKCE (S256); discovery at /.well-known/oauth-authorization-server. To authorize ' +
+            'the /docs page, register a public application whose redirect URI is this server\'s /docs/oauth2-redirect.html.',
           flows: {
             authorizationCode: {
               authorizationUrl: `${serverUrl}/oauth/authorize`,

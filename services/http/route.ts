@@ -42,6 +42,8 @@ export interface Input<B, Q, P> {
   requestId: string;
   /** The client's address (behind a loopback proxy: the forwarded one). */
   ip: string;
+  /** The OAuth issuer (services/http/auth.ts `issuer`): PUBLIC_URL, or this server's origin as the client reached it. */
+  issuer: string;
   /** Unique per command; derived from the Idempotency-Key when there is one, so retries append nothing twice. */
   commandId: string;
   header(name: string): string | undefined;
@@ -152,7 +154,7 @@ function sendJson(res: Response, json: Buffer | readonly Buffer[]): void {
   res.end(pieces[pieces.length - 1]);
 }
 
-function send(res: Response, reply: Reply): void {
+export function sendReply(res: Response, reply: Reply): void {
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
   if (reply.position != null) res.setHeader(POSITION, String(reply.position));
   if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
@@ -186,6 +188,7 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
             body, query, params, principal, commandId,
             requestId: res.locals.requestId as string,
             ip: req.ip ?? 'unknown',
+            issuer: deps.auth.issuer(req),
             header: (name) => req.get(name),
             rawBody: (req as { rawBody?: Buffer }).rawBody,
             log: res.locals.log as Logger,
@@ -202,7 +205,7 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
       }
-      send(res, withEtag(r.operation, reply));
+      sendReply(res, withEtag(r.operation, reply));
     } catch (err) {
       next(err);
     }
