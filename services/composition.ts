@@ -18,6 +18,7 @@ import { bugReportsProjection } from '../projections/bug-reports.projection';
 import { eventTypesProjection } from '../projections/event-types.projection';
 import { focusProjection } from '../projections/focus.projection';
 import { goalsProjection } from '../projections/goals.projection';
+import { busyTimeProjection } from '../projections/busy-time.projection';
 import { insightsProjection } from '../projections/insights.projection';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
@@ -59,7 +60,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection,
+  routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection, busyTimeProjection,
 ];
 
 export interface Ports {

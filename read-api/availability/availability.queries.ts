@@ -8,9 +8,9 @@ import { rankFree } from '../../services/availability/ranking';
 import { busyWindows, freeWindows, timeline } from '../../services/availability/timeline';
 import type { Interval, Occurrence, RoutineBlock, Rules } from '../../services/availability/types';
 import { notFound } from '../../services/errors';
+import { isoOf as iso } from '../../services/time/iso';
 import type { AvailabilitySources, Owner } from './sources';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const spanOf = (i: Interval) => ({ startsAt: iso(i.start), endsAt: iso(i.end) });
 const minutesOf = (i: Interval) => Math.floor((i.end - i.start) / MINUTE_MS);
 

@@ -29,7 +29,7 @@ function memorySources(userId: string) {
   const asked: Array<[string, Interval]> = [];
   const sources: AvailabilitySources = {
     owner: async (id) => (id === userId ? { timeZone: 'Europe/Berlin', workingHours: DEFAULT_WORKING_HOURS } : null),
-    events: async (id, window) => (asked.push(['events', window]), id === userId ? [review] : []),
+    events: async (id, window) => (asked.push(['events', window]), ({ placed: [], events: id === userId ? [review] : [] })),
     routines: async (id, window) => (asked.push(['routines', window]), id === userId ? [lunch, walk] : []),
   };
   return { sources, asked };
