@@ -8,12 +8,10 @@ import { DEFAULT_BUDGET } from '../../services/availability/busy';
 import type { CalendarEvents, Interval, RoutineBlock, WeeklyHours } from '../../services/availability/types';
 import { DEFAULT_WORKING_HOURS } from '../../services/availability/weekly-hours';
 import { userById } from '../profile/users.queries';
+import type { Owner } from './answers';
 import { calendarEventsIn } from './busy-time.queries';
 
-export interface Owner {
-  timeZone: string;
-  workingHours: WeeklyHours;
-}
+export type { Owner } from './answers';
 
 export interface AvailabilitySources {
   /** The person's zone and working hours; null for an unknown user. */

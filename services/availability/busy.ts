@@ -1,5 +1,6 @@
 import { ApiError } from '../errors';
 import { occurrences } from '../time/recurrence';
+import { seriesOf } from '../time/series';
 import { wallClock } from '../time/zone';
 import { overlaps } from './intervals';
 import { addDays, DAY_MS, epochAt, localDate } from '../time/local-time';
@@ -73,6 +74,25 @@ export function expandEvents(input: CalendarEvents, window: Interval, ownerZone:
   }
   if (out.length > budget.maxOccurrences) throw overBudget('occurrences', budget.maxOccurrences);
   return out.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * About how many occurrences `events` have in `window`, from their rules alone (start times a day, times the days):
+ * an upper bound for most rules, worked out without expanding anything.
+ */
+export function expansionEstimate(events: readonly CalendarEvent[], window: Interval): number {
+  const days = Math.ceil((window.end - window.start) / DAY_MS);
+  let total = 0;
+  for (const event of events) {
+    const compiled = seriesOf(event);
+    if (!compiled || 'problem' in compiled) total += 1;
+    else {
+      const { rule, times } = compiled.series;
+      const hours = rule.freq === 'HOURLY' ? Math.min(rule.byHour?.length ?? 24, Math.ceil(24 / rule.interval)) : 1;
+      total += days * hours * times.length;
+    }
+  }
+  return total;
 }
 
 /**
