@@ -11,6 +11,7 @@ import { docsRoutes } from './docs';
 import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { BASE_PATH, home } from './home';
+import { FairShare } from './fair-share';
 import { Idempotency } from './idempotency';
 import type { Metrics } from './metrics';
 import type { Readiness } from './readiness';
@@ -71,6 +72,10 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     idempotency: new Idempotency(app.store, app.serverKeys, (commandId, run) => app.commands.recovering(commandId, run)),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
+    fairShare: new FairShare({
+      perCaller: app.config.HEAVY_READS_PER_CALLER, total: app.config.HEAVY_READS_TOTAL,
+      queuePerCaller: app.config.HEAVY_READS_QUEUE, maxWaitMs: app.config.HEAVY_READS_MAX_WAIT_MS,
+    }),
   };
   const served = new Set(options.routes.map((r) => routeKey(r.operation)));
   const unserved = Object.keys(access).filter((row) => !served.has(row));

@@ -17,6 +17,7 @@ import type { OperationHandler } from './dispatch';
 import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
 import { etagOfAnswer } from './etag';
+import type { FairShare } from './fair-share';
 import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
 import type { Idempotency } from './idempotency';
 import type { Principal } from './principal';
@@ -75,6 +76,8 @@ export interface RouteDeps {
   /** Waits until every projection reached a position; false on timeout. */
   waitForPosition(position: number): Promise<boolean>;
   writeWaitsForProjection: boolean;
+  /** Shares of the operations marked `heavy`. */
+  fairShare: FairShare;
 }
 
 /** `verify` hook of express.json: keeps the bytes it parsed, for handlers that check a signature over them. */
@@ -198,10 +201,10 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
           throw err;
         }
       };
+      const caller = principal?.credentialId ?? `address:${req.ip}`;
       const idemKey = method === 'post' ? req.get(IDEMPOTENCY_KEY) : undefined;
-      const reply = idemKey !== undefined
-        ? await deps.idempotency.run(principal?.credentialId ?? `address:${req.ip}`, key, idemKey, req.body, run)
-        : await run(newId());
+      const answer = () => (idemKey !== undefined ? deps.idempotency.run(caller, key, idemKey, req.body, run) : run(newId()));
+      const reply: Reply = r.operation.heavy ? await deps.fairShare.run(caller, answer) : await answer();
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
       }
