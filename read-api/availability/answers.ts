@@ -12,6 +12,8 @@ import { busyWindows, freeWindows, timeline } from '../../services/availability/
 import type { CalendarEvents, Interval, Occurrence, RoutineBlock, Rules, WeeklyHours } from '../../services/availability/types';
 import { isoOf as iso } from '../../services/time/iso';
 import { localDate, localDays, MINUTE_MS, type LocalDay } from '../../services/time/local-time';
+import { conflictsRange, routineConflicts } from '../routines/conflicts';
+import type { RoutineDayEntry } from '../routines/instances';
 
 /** The person whose time it is: their zone and working hours. */
 export interface Owner {
@@ -29,7 +31,9 @@ export interface EngineInputs {
 export type AnswerRequest =
   | { kind: 'availability'; query: z.infer<typeof AvailabilityQuery>; now: number }
   | { kind: 'slots'; query: z.infer<typeof AvailableSlotsQuery>; now: number }
-  | { kind: 'free-busy'; query: z.infer<typeof FreeBusyQuery>; now: number };
+  | { kind: 'free-busy'; query: z.infer<typeof FreeBusyQuery>; now: number }
+  /** With the routine periods of those days (the routines slice reads them). */
+  | { kind: 'routine-conflicts'; query: { from: string; days: number }; now: number; entries: RoutineDayEntry[] };
 
 export const spanOf = (i: Interval) => ({ startsAt: iso(i.start), endsAt: iso(i.end) });
 const minutesOf = (i: Interval) => Math.floor((i.end - i.start) / MINUTE_MS);
@@ -54,6 +58,9 @@ function planOf(req: AnswerRequest, owner: Owner): { days: LocalDay[]; range: In
       return { ...daysFrom(owner, req.query.from, req.query.days ?? AVAILABILITY_LIMITS.slotsDays.default, req.now), rules: ownRules(owner, req.now) };
     case 'free-busy':
       return { days: [], range: { start: Date.parse(req.query.from), end: Date.parse(req.query.to) }, rules: anyTime(req.now) };
+    case 'routine-conflicts':
+      // A period moves within its window at any time of day: working hours are for others' bookings.
+      return { days: [], range: conflictsRange(req.query.from, req.query.days, owner.timeZone), rules: anyTime(req.now) };
   }
 }
 
@@ -146,5 +153,11 @@ export function answerOf(req: AnswerRequest, inputs: EngineInputs): unknown {
       return slotsAnswer(req, inputs);
     case 'free-busy':
       return freeBusyAnswer(req, inputs);
+    case 'routine-conflicts': {
+      const { timeZone } = inputs.owner;
+      const { range, rules } = planOf(req, inputs.owner);
+      const conflicts = routineConflicts(req.entries, inputs.events, inputs.routines, timeZone, range, rules);
+      return { timeZone, from: req.query.from, days: req.query.days, conflicts };
+    }
   }
 }

@@ -6,6 +6,9 @@ import { answerThreads, type AnswerThreads } from '../../read-api/availability/a
 import type { AnswerRequest } from '../../read-api/availability/answers';
 import { availabilityAnswer, type AnswerPlace } from '../../read-api/availability/availability.queries';
 import type { AvailabilitySources } from '../../read-api/availability/sources';
+import { blockOf, instanceOf, type RoutineDayEntry } from '../../read-api/routines/instances';
+import type { Routine } from '../../contracts/routines';
+import { dayClock } from '../../services/time/local-time';
 import type { CalendarEvent, Interval, RoutineBlock } from '../../services/availability/types';
 import { DEFAULT_WORKING_HOURS } from '../../services/availability/weekly-hours';
 import { ApiError } from '../../services/errors';
@@ -104,6 +107,24 @@ describe('answers worked out on an answer thread', () => {
     const { sources } = memorySources('ada');
     const offloaded = await ask(sources, 'ada', req, { threads, offloadItems: 0 });
     expect(offloaded).toEqual(await ask(sources, 'ada', req));
+  });
+
+  it('routine conflicts: the same answer as on this thread, the suggestion clear of the event', async () => {
+    if (!threads) throw new Error('the answer worker is not built (dist/read-api/availability/answer-worker.js): run npm run build');
+    const { sources } = memorySources('ada');
+    const routine: Routine = {
+      id: 'workday', name: 'Workday', type: 'work', color: null, isActive: true, days: [1], ownerId: 'ada',
+      createdAt: '2031-01-01T00:00:00Z', updatedAt: '2031-01-01T00:00:00Z',
+      periods: [{ id: 'prep', name: 'Prep', startMinute: 600, endMinute: 630, items: [], windowStartMinute: 540, windowEndMinute: 780, priority: 'normal', canMove: true }],
+    };
+    const clock = dayClock('2031-03-03', 'Europe/Berlin');
+    const instance = instanceOf(routine, routine.periods[0], '2031-03-03', undefined, clock);
+    const entries: RoutineDayEntry[] = [{ instance, block: blockOf(instance, clock) }];
+    const req: AnswerRequest = { kind: 'routine-conflicts', query: { from: '2031-03-03', days: 1 }, now: 0, entries };
+    const here = await ask(sources, 'ada', req);
+    expect(here.conflicts.map((c: { periodId: string; events: Array<{ id: string }> }) => [c.periodId, c.events.map((e) => e.id)])).toEqual([['prep', ['review']]]);
+    expect(here.conflicts[0].suggestion).toMatchObject({ startsAt: '2031-03-03T08:30:00.000Z', endsAt: '2031-03-03T09:00:00.000Z' });
+    expect(await ask(sources, 'ada', req, { threads, offloadItems: 0 })).toEqual(here);
   });
 
   it('passes on the engine\'s refusal as the same error', async () => {
