@@ -13,7 +13,7 @@ import { deterministicUuid, newId, sha256 } from '../ids';
 import type { Keyring, Sealer } from '../keyring';
 import type { Collection, ReadStore } from '../readstore/read-store.port';
 import { errorBody } from './errors';
-import type { Reply } from './route';
+import type { Reply } from './reply';
 
 const TTL_MS = 24 * 3_600_000;
 export const LEASE_MS = 10_000;

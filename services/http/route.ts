@@ -20,19 +20,9 @@ import { etagOfAnswer } from './etag';
 import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
 import type { Idempotency } from './idempotency';
 import type { Principal } from './principal';
+import type { Reply } from './reply';
 
-export interface Reply {
-  status: number;
-  body?: unknown;
-  /** A body already serialized to JSON (cached answers), sent as is instead of `body`; pieces one after another. */
-  json?: Buffer | readonly Buffer[];
-  /** An HTML page (the OAuth consent page), sent as text/html instead of `body`. */
-  html?: string;
-  headers?: Record<string, string>;
-  /** Log position of the last event this request appended. */
-  position?: number | null;
-  cookies?: string[];
-}
+export type { Reply };
 
 export interface Input<B, Q, P> {
   body: B;
