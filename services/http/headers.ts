@@ -31,8 +31,9 @@ export const REQUEST_HEADERS: RequestHeader[] = [
   },
   {
     name: IDEMPOTENCY_KEY,
-    description: 'A repeat by the same credential within 24 h with the same body gets the first answer and writes nothing; ' +
-      'with another body, 409 `idempotency_key_reused`.',
+    description: 'A repeat by the same credential (without one: from the same address) to the same method and path ' +
+      '(its parameters included, so one key never answers for another resource) within 24 h with the same body gets the ' +
+      'first answer and writes nothing; with another body, 409 `idempotency_key_reused`.',
     schema: { type: 'string', minLength: 1, maxLength: 255, examples: ['7f0c9a3e-2d4b-4c1e-9f6a-1b2c3d4e5f60'] },
     applies: (op) => op.method === 'post',
   },

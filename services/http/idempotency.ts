@@ -1,5 +1,6 @@
 /**
- * Idempotency-Key on POST: a repeat by the same credential within 24 h with the same body gets the first answer
+ * Idempotency-Key on POST: a repeat by the same credential (anonymous callers: the same address) to the same method
+ * and path within 24 h with the same body gets the first answer
  * and writes nothing; with another body, 409 idempotency_key_reused. The command id (and so the event ids) derive
  * from the key, so even a repeat after a crash between append and answer appends nothing twice.
  *
@@ -60,6 +61,7 @@ export class Idempotency {
   async run(
     /** Whose key space: the credential, or for anonymous calls the client address (callers never share one). */
     owner: string,
+    /** The method and concrete path (`POST /bookings/<id>/cancel`): one key never answers for another resource. */
     route: string,
     key: string,
     body: unknown,

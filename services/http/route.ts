@@ -72,6 +72,14 @@ export const keepRawBody = (req: unknown, _res: unknown, buf: Buffer): void => {
 
 export const routeKey = (op: Pick<Operation, 'method' | 'path'>) => `${op.method.toUpperCase()} ${op.path}`;
 
+/**
+ * `POST /public/mia/intro/bookings`: the method and the path with its parameters (decoded), the scope of an
+ * Idempotency-Key. Two resources behind one template never share an answer; spelling variants of one path
+ * (percent-encoding, a trailing slash) do.
+ */
+const concretePath = (op: Pick<Operation, 'method' | 'path'>, params: Record<string, string>) =>
+  routeKey(op).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+
 /** Object bodies refuse fields they do not know, unless declared loose (RFC 6749 token requests ignore them). */
 export const refusesUnknownFields = (schema: z.ZodType): schema is z.ZodObject =>
   schema instanceof z.ZodObject && !(schema._zod.def.catchall instanceof z.ZodUnknown);
@@ -187,7 +195,7 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
       };
       const idemKey = method === 'post' ? req.get(IDEMPOTENCY_KEY) : undefined;
       const reply = idemKey !== undefined
-        ? await deps.idempotency.run(principal?.credentialId ?? `address:${req.ip}`, key, idemKey, req.body, run)
+        ? await deps.idempotency.run(principal?.credentialId ?? `address:${req.ip}`, concretePath(r.operation, pathParams), idemKey, req.body, run)
         : await run(newId());
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
