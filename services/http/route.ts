@@ -8,6 +8,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, tooDeepAt } from '../../contracts/free-form';
 import type { Operation } from '../../contracts/operation';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
@@ -112,6 +113,17 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
 export const patchNeedsAField = (op: Operation) => op.method === 'patch' && op.body instanceof z.ZodObject;
 
 /**
+ * Any body's nesting, checked before anything reads it (the JSON parser itself does not recurse; JSON.stringify of
+ * an idempotent body's hash would): room for a free-form object's own levels inside the deepest contract.
+ */
+const MAX_BODY_DEPTH = 2 * MAX_JSON_DEPTH;
+
+function refuseDeepBody(body: unknown): void {
+  const deep = tooDeepAt(body, MAX_BODY_DEPTH);
+  if (deep) throw invalid('body', [{ path: ['body', ...deep].join('.'), message: `nested more than ${MAX_BODY_DEPTH} levels` }]);
+}
+
+/**
  * An operation with a body needs one: no body (or an empty one) is 400, never read as `{}`, unless the operation
  * says its body is optional.
  */
@@ -172,6 +184,7 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
     try {
       const principal = await deps.auth.authorize(req, rule);
       r.gate?.({ header: (name) => req.get(name), rawBody: (req as { rawBody?: Buffer }).rawBody });
+      refuseDeepBody(req.body);
       const params = parse(r.operation.params, pathParams, 'path');
       const query = parse(r.operation.query, req.query, 'query');
       const body = r.operation.body ? parse(r.operation.body, bodyOf(req, r.operation), 'body') : undefined;
