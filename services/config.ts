@@ -48,7 +48,10 @@ const Config = z.object({
   /** Requests per minute per credential, and per client IP for calls without one. */
   RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).default(3000),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
-  /** Failed sign-ins (per email and per address, 15 min window) before each attempt is delayed, and before 429. */
+  /**
+   * Failed sign-ins of one email from one address (15 min window) before each attempt is delayed, and before 429;
+   * an address alone may fail a hundred times as often (services/http/login-throttle.ts).
+   */
   LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(20),
   /** Bearer token for the operator endpoints under /admin; they answer 404 while it is unset. */

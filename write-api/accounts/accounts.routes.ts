@@ -52,7 +52,7 @@ export function accountsRoutes(app: AppContext) {
         throttle.failed(email, input.ip);
         throw new ApiError(401, 'invalid_credentials', 'Email or password is wrong');
       }
-      throttle.succeeded(email);
+      throttle.succeeded(email, input.ip);
       const session = await app.sessions.create(found.user.id);
       return {
         status: 200,
