@@ -18,7 +18,7 @@ import type { OperationHandler } from './dispatch';
 import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
 import { etagOfAnswer } from './etag';
-import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
+import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION, STALE } from './headers';
 import type { Idempotency } from './idempotency';
 import type { Principal } from './principal';
 import type { Reply } from './reply';
@@ -63,6 +63,10 @@ export interface RouteDeps {
   idempotency: Idempotency;
   /** Waits until every projection reached a position; false on timeout. */
   waitForPosition(position: number): Promise<boolean>;
+  /** The position of the log's last event. */
+  headPosition(): Promise<number>;
+  /** The least position the read models have reached (null while none is followed yet). */
+  readPosition(): Promise<number | null>;
   writeWaitsForProjection: boolean;
 }
 
@@ -189,7 +193,7 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
       const query = parse(r.operation.query, req.query, 'query');
       const body = r.operation.body ? parse(r.operation.body, bodyOf(req, r.operation), 'body') : undefined;
       // Every request may ask to see the log up to a position: GETs, and POSTs that read (POST /planner/plan).
-      await waitForMinPosition(req, deps);
+      const readHeaders = await waitForMinPosition(req, deps);
 
       const run = async (commandId: string): Promise<Reply> => {
         try {
@@ -213,20 +217,38 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
       }
-      send(res, withEtag(r.operation, reply));
+      send(res, withEtag(r.operation, readHeaders ? { ...reply, headers: { ...readHeaders, ...reply.headers } } : reply));
     } catch (err) {
       next(err);
     }
   };
 }
 
-async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> {
+/**
+ * X-Calendar-Min-Position: a position past the log's end is refused at once (no write has reached it, so waiting
+ * could only time out); otherwise the read waits, bounded. A read (GET) answers with the position its read models
+ * reflect; any answer whose wait ran out says it is stale. Returns the headers to add, if any.
+ */
+async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<Record<string, string> | undefined> {
   const raw = req.get(MIN_POSITION);
-  if (raw === undefined) return;
+  if (raw === undefined) return undefined;
   if (!/^\d{1,16}$/.test(raw)) {
     throw new ApiError(400, 'invalid_request', `${MIN_POSITION} must be a log position (digits)`, {
       issues: [{ path: `header.${MIN_POSITION}`, message: 'must be digits' }],
     });
   }
-  await deps.waitForPosition(Number(raw));
+  const wanted = Number(raw);
+  if (wanted > (await deps.headPosition())) {
+    throw new ApiError(400, 'position_beyond_log', `${MIN_POSITION} ${wanted} is past the end of the log: no write has reached it`, {
+      issues: [{ path: `header.${MIN_POSITION}`, message: 'past the end of the log' }],
+    });
+  }
+  const caughtUp = await deps.waitForPosition(wanted);
+  const headers: Record<string, string> = caughtUp ? {} : { [STALE]: 'true' };
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    // A projection on its first build is not waited for: a read that caught up reflects at least what was asked.
+    const reached = (await deps.readPosition()) ?? 0;
+    headers[POSITION] = String(caughtUp ? Math.max(reached, wanted) : reached);
+  }
+  return headers;
 }
