@@ -33,6 +33,7 @@ const COMMON_FAILURES: Record<string, string> = {
   414: 'URL longer than 8 KB (`uri_too_long`)',
   429: 'Too many requests (`rate_limited`)',
   503: 'A store the service needs cannot be reached or is too busy (`store_unavailable`); retry after `Retry-After`',
+  507: 'The service\'s storage is full (`insufficient_storage`); try again later (a write retried with its Idempotency-Key is made once)',
   default: 'Error',
 };
 const BODY_FAILURES: Record<string, string> = {
