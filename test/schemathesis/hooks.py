@@ -189,5 +189,8 @@ def before_call(ctx, case, **kwargs):
         return
     query, headers, body = operation_schemas(case.method, case.operation.path)
     make_valid(case.query, query, case.operation.path)
-    make_valid(case.headers, headers, case.operation.path)
+    if case.headers is not None:  # a CaseInsensitiveDict, not a dict: fixed as a copy, then written back
+        fixed = dict(case.headers)
+        make_valid(fixed, headers, case.operation.path)
+        case.headers.update(fixed)
     make_valid(case.body, body, case.operation.path)
