@@ -1,8 +1,10 @@
 /**
- * The answers of the availability endpoints from a sources port given in memory: routine periods (which no slice on
- * this branch writes yet) as the routine source hands them over, and what each source is asked for.
+ * The answers of the availability endpoints from a sources port given in memory: routine periods as the routine
+ * source hands them over, and what each source is asked for; worked out on this thread and on an answer thread alike.
  */
-import { availabilityDays, availableSlots, freeBusy } from '../../read-api/availability/availability.queries';
+import { answerThreads, type AnswerThreads } from '../../read-api/availability/answer-threads';
+import type { AnswerRequest } from '../../read-api/availability/answers';
+import { availabilityAnswer, type AnswerPlace } from '../../read-api/availability/availability.queries';
 import type { AvailabilitySources } from '../../read-api/availability/sources';
 import type { CalendarEvent, Interval, RoutineBlock } from '../../services/availability/types';
 import { DEFAULT_WORKING_HOURS } from '../../services/availability/weekly-hours';
@@ -29,11 +31,21 @@ function memorySources(userId: string) {
   const asked: Array<[string, Interval]> = [];
   const sources: AvailabilitySources = {
     owner: async (id) => (id === userId ? { timeZone: 'Europe/Berlin', workingHours: DEFAULT_WORKING_HOURS } : null),
-    events: async (id, window) => (asked.push(['events', window]), id === userId ? [review] : []),
+    events: async (id, window) => (asked.push(['events', window]), ({ placed: [], events: id === userId ? [review] : [] })),
     routines: async (id, window) => (asked.push(['routines', window]), id === userId ? [lunch, walk] : []),
   };
   return { sources, asked };
 }
+
+const inline: AnswerPlace = { threads: null, offloadItems: 0 };
+const ask = async (sources: AvailabilitySources, userId: string, req: AnswerRequest, place = inline) =>
+  JSON.parse((await availabilityAnswer(sources, place, userId, req)).toString());
+const availabilityDays = (sources: AvailabilitySources, userId: string, query: object, now: number) =>
+  ask(sources, userId, { kind: 'availability', query, now });
+const freeBusy = (sources: AvailabilitySources, userId: string, query: { from: string; to: string }, now: number) =>
+  ask(sources, userId, { kind: 'free-busy', query, now });
+const availableSlots = (sources: AvailabilitySources, userId: string, query: object, now: number) =>
+  ask(sources, userId, { kind: 'slots', query, now });
 
 describe('answers built through the sources port', () => {
   it('/availability lists routine periods, blocks the fixed one with its reason, and leaves the movable one free', async () => {
@@ -44,7 +56,7 @@ describe('answers built through the sources port', () => {
       { routineId: 'workday', periodId: 'lunch', name: 'Lunch', startsAt: '2031-03-03T11:00:00.000Z', endsAt: '2031-03-03T12:00:00.000Z', canMove: false, windowStartsAt: null, windowEndsAt: null, status: null, blocking: true },
       { routineId: 'workday', periodId: 'walk', name: 'Walk', startsAt: '2031-03-03T14:00:00.000Z', endsAt: '2031-03-03T14:30:00.000Z', canMove: true, windowStartsAt: '2031-03-03T13:00:00.000Z', windowEndsAt: '2031-03-03T16:00:00.000Z', status: null, blocking: false },
     ]);
-    expect(day.blocked.find((b) => b.startsAt === '2031-03-03T11:00:00.000Z')).toEqual({
+    expect(day.blocked.find((b: { startsAt: string }) => b.startsAt === '2031-03-03T11:00:00.000Z')).toEqual({
       startsAt: '2031-03-03T11:00:00.000Z', endsAt: '2031-03-03T12:00:00.000Z', reasons: [{ type: 'routine', routineId: 'workday', periodId: 'lunch' }],
     });
     expect(spans(day.free).sort()).toEqual(['2031-03-03T08:00/2031-03-03T09:00', '2031-03-03T10:00/2031-03-03T11:00', '2031-03-03T12:00/2031-03-03T16:00']);
@@ -71,5 +83,44 @@ describe('answers built through the sources port', () => {
     const { sources } = memorySources('ada');
     await expect(availableSlots(sources, 'nobody', {}, 0)).rejects.toMatchObject({ status: 404, code: 'not_found' });
     await expect(availableSlots(sources, 'nobody', {}, 0)).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('answers worked out on an answer thread', () => {
+  let threads: AnswerThreads | null;
+  beforeAll(() => {
+    threads = answerThreads(1);
+  });
+  afterAll(() => threads?.close());
+
+  const requests: AnswerRequest[] = [
+    { kind: 'availability', query: { from: '2031-03-03', days: 3, purpose: 'focus' }, now: 0 },
+    { kind: 'slots', query: { from: '2031-03-03', days: 2, minimumMinutes: 15 }, now: 0 },
+    { kind: 'free-busy', query: { from: '2031-03-03T00:00:00Z', to: '2031-03-04T00:00:00Z' }, now: 0 },
+  ];
+
+  it.each(requests.map((r) => [r.kind, r] as const))('%s: the same answer as on this thread', async (_kind, req) => {
+    if (!threads) throw new Error('the answer worker is not built (dist/read-api/availability/answer-worker.js): run npm run build');
+    const { sources } = memorySources('ada');
+    const offloaded = await ask(sources, 'ada', req, { threads, offloadItems: 0 });
+    expect(offloaded).toEqual(await ask(sources, 'ada', req));
+  });
+
+  it('passes on the engine\'s refusal as the same error', async () => {
+    if (!threads) throw new Error('the answer worker is not built (dist/read-api/availability/answer-worker.js): run npm run build');
+    const { sources } = memorySources('ada');
+    const tooLong: AnswerRequest = { kind: 'free-busy', query: { from: '2031-03-03T00:00:00Z', to: '2032-06-04T00:00:00Z' }, now: 0 };
+    const refusal = { status: 400, code: 'invalid_request' };
+    await expect(ask(sources, 'ada', tooLong)).rejects.toMatchObject(refusal);
+    const offloaded = ask(sources, 'ada', tooLong, { threads, offloadItems: 0 });
+    await expect(offloaded).rejects.toBeInstanceOf(ApiError);
+    await expect(offloaded).rejects.toMatchObject(refusal);
+  });
+
+  it('keeps small answers on this thread', async () => {
+    const { sources } = memorySources('ada');
+    const never: AnswerThreads = { answer: () => Promise.reject(new Error('offloaded')), close: async () => undefined };
+    await expect(ask(sources, 'ada', requests[0], { threads: never, offloadItems: 1000 })).resolves.toBeDefined();
+    await expect(ask(sources, 'ada', requests[0], { threads: never, offloadItems: 1 })).rejects.toThrow('offloaded');
   });
 });
