@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkWorkingHoursPreference } from './availability';
+import { checkDefaultRemindersPreference } from './reminders';
 import { DateTime, NonBlankText, TimeZone, Uuid } from './common';
 import * as examples from './examples';
 import { Goal } from './goals';
@@ -45,7 +46,8 @@ export const UpdateProfileBody = z
       .record(z.string().min(1).max(64), z.unknown())
       .refine((p) => Object.keys(p).length <= 100, 'at most 100 keys')
       .refine((p) => JSON.stringify(p).length <= 16_384, 'at most 16 KB of JSON')
-      .superRefine(checkWorkingHoursPreference),
+      .superRefine(checkWorkingHoursPreference)
+      .superRefine(checkDefaultRemindersPreference),
     username: Username,
   })
   .partial()

@@ -36,7 +36,7 @@ function bookSlot(id: string, start: string, end: string, overrides: Partial<Ext
       startsAt: start, endsAt: end, timeZone: 'Europe/Berlin', guest: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Lisbon' },
       note: 'Hello', location: 'Video',
     },
-    title: 'Intro call with Ana', buffers: noBuffers, tokenHash: `hash-${id}`, now: NOW, ...overrides,
+    title: 'Intro call with Ana', buffers: noBuffers, reminders: [], tokenHash: `hash-${id}`, now: NOW, ...overrides,
   };
 }
 
@@ -47,7 +47,8 @@ function busyEvent(id: string, start: string, end: string, overrides: Partial<Ev
   const data: Event = {
     id, spaceId: SPACE, calendarId: CAL2, title: 'Busy', description: null, location: null, meetingUrl: null, kind: 'meeting',
     startsAt: start, endsAt: end, timeZone: 'UTC', allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null,
-    resources: [], attendees: [], allowOverlap: false, status: 'confirmed', createdBy: HOST, createdAt: NOW, updatedAt: NOW,
+    resources: [], attendees: [], reminders: [], allowOverlap: false, exceptions: [], status: 'confirmed', createdBy: HOST,
+    createdAt: NOW, updatedAt: NOW,
     deletedAt: null, version: 1, ...overrides,
   };
   return { type: 'event.created' as const, data };
