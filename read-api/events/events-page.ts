@@ -4,15 +4,16 @@
  * starts and only as far as the page needs; the sources merge by their next start. An occurrence is its own four
  * fields spliced onto the series' JSON, serialized once per page, so memory follows the page, not occurrences times
  * the size of a series; a page also stops at EVENTS_PAGE_BYTES, so one answer never costs more than that to build.
- * A changed occurrence (an exception of its series) is rendered whole; a moved one sorts at its real start.
+ * A changed occurrence (an exception of its series) has its own fields spliced in instead of the series' (only those
+ * few are serialized for it); a moved one sorts at its real start.
  */
-import { EVENTS_PAGE_BYTES, type Event, type OccurrenceException } from '../../contracts/events';
+import { EVENTS_PAGE_BYTES, OCCURRENCE_FIELDS, type Event, type OccurrenceException } from '../../contracts/events';
 import { publicView, type ReadModels } from '../../projections/read-models';
 import { overlapFilters } from '../../projections/event-span';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { Collection, Doc, Filter } from '../../services/readstore/read-store.port';
 import { instancesOf, type Instance } from '../../services/time/recurrence';
-import { occurrenceView, singleView } from '../../write-api/schedule/occurrence-view';
+import { singleView } from '../../write-api/schedule/occurrence-view';
 import { decodePageKey, encodePageKey, invalidPageToken } from '../shared/paging';
 import { spaceIdsOf } from '../spaces/spaces.queries';
 
@@ -69,24 +70,39 @@ function singles(docs: EventDoc[]): Source {
 
 const keyOfDoc = (doc: EventDoc): Key => ({ start: doc._startMs, id: doc._id, original: doc._startMs });
 
+/** Fields of the series an occurrence may have of its own (its times aside): spliced in per occurrence. */
+const OWN_FIELDS: readonly string[] = OCCURRENCE_FIELDS.filter((f) => f !== 'startsAt' && f !== 'endsAt');
+
+/** A series' JSON in two pieces: its fields an occurrence may override, and the rest after them (to the closing brace). */
+function seriesPieces(series: Event) {
+  const own: Record<string, unknown> = {};
+  const shared: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(series)) {
+    if (k === 'startsAt' || k === 'endsAt' || k === 'exceptions') continue;
+    (OWN_FIELDS.includes(k) ? own : shared)[k] = v;
+  }
+  return { own, ownJson: Buffer.from(`${JSON.stringify(own).slice(1, -1)},`), shared: Buffer.from(JSON.stringify(shared).slice(1)) };
+}
+
+/** The occurrence's own fields over the series', as JSON pieces of an object (no braces). */
+function ownJson(pieces: ReturnType<typeof seriesPieces>, change: OccurrenceException): Buffer {
+  const { occurrenceStartsAt: _o, cancelled: _c, startsAt: _s, endsAt: _e, ...fields } = change;
+  return Buffer.from(`${JSON.stringify({ ...pieces.own, ...fields }).slice(1, -1)},`);
+}
+
 function occurrencesOf(doc: EventDoc, from: number, to: number, after: Key | null): Source {
   const instances = instancesOf(doc, from, to, after?.start);
   let current: Instance<OccurrenceException> | null = null;
-  let series: Event | null = null;
-  let tail: Buffer | null = null; // the series' JSON after its opening brace, without the series' own times
+  let pieces: ReturnType<typeof seriesPieces> | null = null;
   const source: Source = {
     next: null,
     json: () => {
-      series ??= publicView<Event>(doc);
-      if (current!.change) return [Buffer.from(JSON.stringify(occurrenceView(series, current!)))];
-      if (tail === null) {
-        const { startsAt: _s, endsAt: _e, exceptions: _x, ...shared } = series;
-        tail = Buffer.from(JSON.stringify(shared).slice(1));
-      }
-      const startsAt = JSON.stringify(new Date(current!.start).toISOString());
-      const endsAt = JSON.stringify(new Date(current!.end).toISOString());
-      const own = `{"startsAt":${startsAt},"endsAt":${endsAt},"seriesId":${JSON.stringify(doc.id)},"occurrenceStartsAt":${startsAt},`;
-      return [Buffer.from(own), tail];
+      pieces ??= seriesPieces(publicView<Event>(doc));
+      const o = current!;
+      const startsAt = JSON.stringify(new Date(o.start).toISOString());
+      const original = o.original === o.start ? startsAt : JSON.stringify(new Date(o.original).toISOString());
+      const times = `{"startsAt":${startsAt},"endsAt":${JSON.stringify(new Date(o.end).toISOString())},"seriesId":${JSON.stringify(doc.id)},"occurrenceStartsAt":${original},`;
+      return [Buffer.from(times), o.change ? ownJson(pieces, o.change) : pieces.ownJson, pieces.shared];
     },
     advance: () => {
       for (let r = instances.next(); ; r = instances.next()) {

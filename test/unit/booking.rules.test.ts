@@ -98,12 +98,12 @@ describe('booking a slot', () => {
   it('takes a series\' exceptions: a cancelled or non-busy occurrence frees its time, a moved one holds its new time', () => {
     const daily = (exceptions: Event['exceptions']) =>
       busyEvent('e1', '2026-11-25T09:00:00.000Z', '2026-11-25T10:00:00.000Z', { recurrenceRule: 'FREQ=DAILY', exceptions });
-    const booked = [{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }];
+    const accepted = [{ type: 'event.created' as const }, { type: 'booking.created' as const }, { type: 'booking.token_issued' as const }];
     const original = at('09:00');
-    given(scheduleDecider, [...history, daily([{ occurrenceStartsAt: original, cancelled: true }])]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(booked);
-    given(scheduleDecider, [...history, daily([{ occurrenceStartsAt: original, busy: false }])]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(booked);
+    given(scheduleDecider, [...history, daily([{ occurrenceStartsAt: original, cancelled: true }])]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(accepted);
+    given(scheduleDecider, [...history, daily([{ occurrenceStartsAt: original, busy: false }])]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(accepted);
     const moved = daily([{ occurrenceStartsAt: original, startsAt: at('14:00'), endsAt: at('15:00') }]);
-    given(scheduleDecider, [...history, moved]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(booked);
+    given(scheduleDecider, [...history, moved]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(accepted);
     given(scheduleDecider, [...history, moved]).when(bookSlot('b1', at('14:30'), at('15:00'))).thenThrows('slot_taken');
   });
 

@@ -48,7 +48,7 @@ function randomExceptions(ev: WithExceptions, next: () => number): ExceptionLike
 function expected(ev: WithExceptions, from: number, to: number, minStart: number) {
   const duration = Date.parse(ev.endsAt) - Date.parse(ev.startsAt);
   const skipped = new Set((ev.exceptions ?? []).map((x) => Date.parse(x.occurrenceStartsAt)));
-  const plain = [...ruleStarts({ ...ev, exceptions: [] }, from, to)]
+  const plain = [...ruleStarts(ev, from, to)]
     .filter((s) => !skipped.has(s))
     .map((s) => ({ start: s, end: s + duration, original: s }));
   const changed = (ev.exceptions ?? [])
