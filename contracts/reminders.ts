@@ -3,6 +3,7 @@
  * what they send is not decided here.
  */
 import { z } from 'zod';
+import { preferenceRule } from './common';
 
 export const REMINDER_LIMITS = { perEvent: 5, maxMinutesBefore: 40_320 } as const;
 
@@ -23,12 +24,4 @@ export function defaultRemindersOf(preferences: Record<string, unknown>): Remind
 }
 
 /** PATCH /me: `preferences.defaultReminders` must be a reminder list (or null for none). */
-export function checkDefaultRemindersPreference(preferences: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  const value = preferences.defaultReminders;
-  if (value === undefined || value === null) return;
-  const result = Reminders.safeParse(value);
-  if (result.success) return;
-  for (const issue of result.error.issues) {
-    ctx.addIssue({ code: 'custom', path: ['defaultReminders', ...issue.path], message: issue.message });
-  }
-}
+export const checkDefaultRemindersPreference = preferenceRule('defaultReminders', Reminders);
