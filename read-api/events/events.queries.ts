@@ -1,4 +1,4 @@
-import type { Event } from '../../contracts/events';
+import { attendeesOf, type Event } from '../../contracts/events';
 import { publicView, type ReadModels } from '../../projections/read-models';
 import { overlapFilters } from '../../projections/event-span';
 import { SCHEDULE } from '../../projections/schedule.projection';
@@ -13,11 +13,14 @@ export async function locateEvent(models: ReadModels, id: string): Promise<Event
   return doc ? publicView<Event>(doc) : null;
 }
 
-/** The event if `userId` may see it: a member of its Space, or an attendee. Cancelled events are gone. */
+/**
+ * The event if `userId` may see it: a member of its Space, or an attendee (of it or of one of its occurrences).
+ * Cancelled events are gone.
+ */
 export async function visibleEvent(models: ReadModels, userId: string, id: string): Promise<Event | null> {
   const event = await locateEvent(models, id);
   if (!event || event.status === 'cancelled') return null;
-  if (event.attendees.some((a) => a.userId === userId)) return event;
+  if (attendeesOf(event).some((a) => a.userId === userId)) return event;
   const spaces = await spaceIdsOf(models, userId);
   return spaces.includes(event.spaceId) ? event : null;
 }

@@ -115,6 +115,7 @@ describe('inbox and RSVP', () => {
     const changed = await a.call('PATCH', `/events/${id}/occurrences/${enc(at(7, 10))}`, { attendees: [{ email: b.email }], startsAt: at(7, 12), endsAt: at(7, 13) });
     expect(changed.status).toBe(200);
     const [item] = (await b.call('GET', '/inbox')).body.items;
+    expect((await b.call('GET', `/events/${id}`)).status).toBe(200);
     expect(item).toMatchObject({ type: 'invitation', event: { id, exceptions: [expect.objectContaining({ occurrenceStartsAt: at(7, 10), startsAt: at(7, 12) })] } });
     const told = (await b.call('GET', '/notifications')).body.notifications;
     expect(told).toEqual([expect.objectContaining({ kind: 'invitation', source: { type: 'event', id } })]);
