@@ -61,8 +61,9 @@ export const RecurrenceRule = z
     ['FREQ=WEEKLY;BYDAY=MO,WE', 'FREQ=DAILY;COUNT=10', 'FREQ=MONTHLY;BYMONTHDAY=15;INTERVAL=2'],
   ));
 
-/** Exceptions one series may hold (cancelled and changed occurrences). */
+/** Exceptions one series may hold (cancelled and changed occurrences), and their JSON at most (one log entry holds them). */
 export const MAX_EXCEPTIONS = 1000;
+export const MAX_EXCEPTIONS_BYTES = 2_000_000;
 
 export const OccurrenceException = z
   .object({

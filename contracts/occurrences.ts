@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
-import { EventOccurrence, EventResponse, MAX_EXCEPTIONS, UpdateEventBody } from './events';
+import { EventOccurrence, EventResponse, MAX_EXCEPTIONS, MAX_EXCEPTIONS_BYTES, UpdateEventBody } from './events';
 import { op } from './operation';
 
 const OccurrenceStart = DateTime.describe(
@@ -41,7 +41,8 @@ const errors = {
   404: { description: 'No such event of the caller, or no such occurrence: a start its rule does not produce, or a cancelled one', schema: ErrorEnvelope },
   412: { description: '`If-Match` carried a stale ETag of the series (`version_mismatch`)', schema: ErrorEnvelope },
 };
-const limit = `\`too_many_exceptions\`: the series already holds ${MAX_EXCEPTIONS} cancelled or changed occurrences (or 2 MB of them)`;
+const limit =
+  `\`too_many_exceptions\`: the series already holds ${MAX_EXCEPTIONS} cancelled or changed occurrences (or ${MAX_EXCEPTIONS_BYTES / 1e6} MB of them)`;
 
 export const occurrenceOperations = [
   op({

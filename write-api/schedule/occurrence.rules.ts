@@ -6,7 +6,7 @@
  */
 import type { OccurrenceChange } from '../../contracts/domain-events';
 import {
-  MAX_EXCEPTIONS, OCCURRENCE_FIELDS, type Event, type EventFields, type EventOccurrence, type OccurrenceException,
+  MAX_EXCEPTIONS, MAX_EXCEPTIONS_BYTES, OCCURRENCE_FIELDS, type Event, type EventFields, type EventOccurrence, type OccurrenceException,
   type OccurrenceFields,
 } from '../../contracts/events';
 import { conflict, invalid, notFound } from '../../services/errors';
@@ -14,9 +14,6 @@ import { producedStarts, type Instance } from '../../services/time/recurrence';
 import { splitRule } from '../../services/time/split';
 import { occurrenceView } from './occurrence-view';
 import { checkFields, validate, type ScheduleView } from './validation';
-
-/** The JSON of one series' exceptions, at most (a thousand changed attendee lists would not fit one log entry). */
-export const MAX_EXCEPTIONS_BYTES = 2_000_000;
 
 interface Addressed {
   actorId: string;
@@ -43,10 +40,11 @@ const originalOf = (x: OccurrenceException) => Date.parse(x.occurrenceStartsAt);
 const durationOf = (e: Pick<Event, 'startsAt' | 'endsAt'>) => Date.parse(e.endsAt) - Date.parse(e.startsAt);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-const tooMany = () =>
-  conflict('too_many_exceptions', `A series holds at most ${MAX_EXCEPTIONS} cancelled or changed occurrences (${MAX_EXCEPTIONS_BYTES / 1e6} MB)`, {
-    limit: MAX_EXCEPTIONS, bytes: MAX_EXCEPTIONS_BYTES,
-  });
+const tooMany = () => conflict(
+  'too_many_exceptions',
+  `A series holds at most ${MAX_EXCEPTIONS} cancelled or changed occurrences (${MAX_EXCEPTIONS_BYTES / 1e6} MB of them)`,
+  { limit: MAX_EXCEPTIONS, bytes: MAX_EXCEPTIONS_BYTES },
+);
 
 /** The occurrence at its original start: 404 when the rule gives none there, or when it is cancelled. */
 function requireOccurrence(series: Event, original: number): Instance<OccurrenceException> {
@@ -69,7 +67,7 @@ const fieldsOf = (o: OccurrenceFields): OccurrenceFields =>
   Object.fromEntries(OCCURRENCE_FIELDS.map((f) => [f, o[f]])) as unknown as OccurrenceFields;
 
 /** What the occurrence has of its own: the fields that differ from the series (a moved one: both times); null if none. */
-export function exceptionFor(series: Event, original: number, next: OccurrenceFields): OccurrenceException | null {
+function exceptionFor(series: Event, original: number, next: OccurrenceFields): OccurrenceException | null {
   const own: Record<string, unknown> = {};
   for (const field of OCCURRENCE_FIELDS) {
     if (field !== 'startsAt' && field !== 'endsAt' && !same(next[field], series[field])) own[field] = next[field];
