@@ -285,7 +285,7 @@ const decided = {
 
 export const assistantOperations = [
   op({
-    method: 'post', path: '/assistant/messages', tag: 'Assistant', summary: 'Send a message; the answer carries the reply and its suggestions',
+    method: 'post', path: '/assistant/messages', heavy: true, tag: 'Assistant', summary: 'Send a message; the answer carries the reply and its suggestions',
     description: 'Recorded as the `mobile` surface. Without `conversationId` a new conversation starts. Every reply counts as one AI answer of the month.',
     body: SendMessageBody,
     responses: { 200: { description: 'The message and the reply', schema: SendMessageResponse }, 404: notFoundAnswer('conversations') },

@@ -206,7 +206,7 @@ const tooMuch = {
 
 export const availabilityOperations = [
   op({
-    method: 'get', path: '/availability', tag: 'Availability', summary: 'Days with events, routine periods, protected and free time',
+    method: 'get', path: '/availability', heavy: true, tag: 'Availability', summary: 'Days with events, routine periods, protected and free time',
     description: 'Each day of the profile time zone: its events, routine periods, protected focus time, free stretches inside '
       + 'working hours ranked for the purpose (long enough for it; fitting the preferred part of the day; for focus more '
       + 'preferred time, then longer first; for a meeting shorter first; earlier first) and the blocked rest with `reasons`.',
@@ -214,14 +214,14 @@ export const availabilityOperations = [
     responses: { 200: { description: 'The days', schema: AvailabilityResponse }, 422: tooMuch },
   }),
   op({
-    method: 'get', path: '/available-slots', tag: 'Availability', summary: 'Free windows inside working hours',
+    method: 'get', path: '/available-slots', heavy: true, tag: 'Availability', summary: 'Free windows inside working hours',
     description: 'Free windows from now on, inside working hours, outside events, protected focus time and routine periods '
       + 'that cannot move.',
     query: AvailableSlotsQuery,
     responses: { 200: { description: 'Free windows', schema: AvailableSlotsResponse }, 422: tooMuch },
   }),
   op({
-    method: 'get', path: '/free-busy', tag: 'Availability', summary: 'Busy intervals in [from, to)',
+    method: 'get', path: '/free-busy', heavy: true, tag: 'Availability', summary: 'Busy intervals in [from, to)',
     description: 'Busy time only (events marked busy, focus time, routine periods that cannot move), merged, without titles.',
     query: FreeBusyQuery,
     responses: { 200: { description: 'Busy intervals', schema: FreeBusyResponse }, 422: tooMuch },

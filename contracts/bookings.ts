@@ -357,7 +357,7 @@ export const publicBookingOperations = [
     responses: { 200: { description: 'The type and its host', schema: PublicMeetingType }, 404: typeNotFound },
   }),
   op({
-    method: 'get', path: '/public/{username}/{slug}/slots', tag: 'Public booking', summary: 'Bookable slots in the guest\'s time zone',
+    method: 'get', path: '/public/{username}/{slug}/slots', heavy: true, tag: 'Public booking', summary: 'Bookable slots in the guest\'s time zone',
     description: 'No credential. Starts align on the host\'s clock every 15 minutes (30 for types longer than 30 minutes).',
     params: PublicPageParams, query: SlotsQuery,
     responses: { 200: { description: 'Slots', schema: SlotsResponse }, 404: typeNotFound },
@@ -398,7 +398,7 @@ export const bookingOperations = [
     responses: { 200: { description: 'Cancelled', schema: BookingResponse }, 404: notFound },
   }),
   op({
-    method: 'get', path: '/bookings/{id}/reschedule', tag: 'Bookings', summary: 'Times the booking could move to',
+    method: 'get', path: '/bookings/{id}/reschedule', heavy: true, tag: 'Bookings', summary: 'Times the booking could move to',
     params: BookingIdParams, query: SlotsQuery,
     responses: { 200: { description: 'Slots', schema: RescheduleOptionsResponse }, 404: notFound },
   }),

@@ -3,6 +3,7 @@ import { DateTime, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common'
 import * as examples from './examples';
 import { op } from './operation';
 import { SCOPES } from '../services/http/access';
+import { BASE_PATH } from '../services/http/home';
 import { Scope, ScopeList } from './scopes';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -111,6 +112,26 @@ export const AuthorizeDecisionBody = z
   });
 export type AuthorizeDecisionBody = z.infer<typeof AuthorizeDecisionBody>;
 
+/** Printable ASCII without `#`: the path and query of a URL, nothing a header could not carry. */
+const RETURN_TO_PATTERN = `^${BASE_PATH}/oauth/authorize(?:\\?[!"$-~]*)?$`;
+
+export const SignInBody = z
+  .object({
+    email: z.string().max(254),
+    password: z.string().max(512),
+    return_to: z.string().max(8192).regex(new RegExp(RETURN_TO_PATTERN), 'must be the authorization endpoint (path and query)')
+      .describe('Where to go once signed in: the authorization request (path and query) the sign-in page was shown for; nothing else is accepted, so it can never redirect elsewhere'),
+  })
+  .meta({
+    id: 'SignInBody',
+    description: 'The sign-in page\'s form (application/x-www-form-urlencoded)',
+    examples: [{
+      email: 'ada@example.com', password: 'correct horse battery',
+      return_to: `${BASE_PATH}/oauth/authorize?response_type=code&client_id=${examples.secrets.clientId}&redirect_uri=https%3A%2F%2Fplanner.example%2Fcallback&state=af0ifjsldkj`,
+    }],
+  });
+export type SignInBody = z.infer<typeof SignInBody>;
+
 const tokenParam = (description: string) => lenient(4096, description);
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
@@ -170,13 +191,26 @@ export const oauthOperations = [
     params: IdParams,
     responses: { 204: { description: 'Deleted' }, 404: { description: 'No such application of the caller\'s', schema: ErrorEnvelope } } }),
   op({ method: 'get', path: '/oauth/authorize', tag: 'OAuth', summary: 'Consent page: the application\'s name and the requested scopes',
-    description: 'A bad client_id or redirect_uri gets an error page (never a redirect); other problems redirect with `error`.',
+    description: 'A bad client_id or redirect_uri gets an error page (never a redirect); other problems redirect with `error`. ' +
+      'A browser without a session (`Accept` preferring `text/html`) gets a sign-in page instead, which posts to ' +
+      '`POST /oauth/sign-in` and comes back to this same URL; other callers without a session get 401 `unauthenticated`.',
     query: AuthorizeQuery,
-    responses: { 200: html('Consent page'), 302: { description: 'To redirect_uri with `error` (invalid_scope, invalid_request, unsupported_response_type)' },
+    responses: { 200: html('Consent page; for a browser without a session, the sign-in page'), 302: { description: 'To redirect_uri with `error` (invalid_scope, invalid_request, unsupported_response_type)' },
       400: html('Unknown client or redirect URI') } }),
   op({ method: 'post', path: '/oauth/authorize', tag: 'OAuth', summary: 'Allow or deny: redirects with `code` and `state`, or `error=access_denied`',
     body: AuthorizeDecisionBody, bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
     responses: { 302: { description: 'To redirect_uri with `code` and `state` (or `error`)' }, 400: html('Unknown client or redirect URI, or no decision') } }),
+  op({ method: 'post', path: '/oauth/sign-in', tag: 'OAuth', summary: 'The sign-in page\'s form: sign in, then back to the consent page',
+    description: 'For people, from the sign-in page of `GET /oauth/authorize` (programs sign in with `POST /auth/login`). ' +
+      'It goes through the same throttle as `POST /auth/login`. A browser\'s `Origin` must be this service\'s own ' +
+      '(or a `WEB_ORIGIN`): the form of another site, or one sent with `Origin: null`, is refused.',
+    body: SignInBody, bodyContentTypes: ['application/x-www-form-urlencoded'],
+    responses: {
+      303: { description: 'Signed in: to `return_to` (the consent page), with the `session` cookie (HttpOnly, SameSite=Lax, Secure outside localhost)' },
+      401: html('Wrong email or password: the sign-in page again, saying so'),
+      403: { description: '`origin_not_allowed`: posted from another site', schema: ErrorEnvelope },
+      429: html('Too many failed sign-ins for this email: the sign-in page again, saying when to retry'),
+    } }),
   op({ method: 'post', path: '/oauth/token', tag: 'OAuth', summary: 'Exchange a code or a refresh token for tokens (RFC 6749)',
     errorSchema: OAuthError,
     body: TokenRequest, bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],

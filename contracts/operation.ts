@@ -29,6 +29,11 @@ export interface Operation {
    * Every operation whose answer holds one resource with a `version` must say so (a test walks the document).
    */
   etag?: boolean;
+  /**
+   * Expensive to answer (the availability engine over many days): the caller gets a fair share of such requests
+   * (services/http/fair-share.ts) and may be told 429 `too_many_concurrent_requests` or 503 `overloaded`.
+   */
+  heavy?: boolean;
   /** The body of every failure, when it is not the error envelope (the OAuth token endpoint's RFC 6749 errors). */
   errorSchema?: z.ZodType;
   responses: Record<number, ResponseSpec>;

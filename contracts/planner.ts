@@ -190,7 +190,7 @@ const error = (description: string) => ({ description, schema: ErrorEnvelope });
 
 export const plannerOperations = [
   op({
-    method: 'post', path: '/planner/plan', tag: 'Planner', summary: 'Propose blocks for open tasks or weekly goals',
+    method: 'post', path: '/planner/plan', heavy: true, tag: 'Planner', summary: 'Propose blocks for open tasks or weekly goals',
     description: 'Writes nothing. Blocks go into free time as the availability engine computes it (events, fixed and '
       + 'movable routine periods, working hours, before now); the same inputs always give the same plan.',
     body: PlanBody,

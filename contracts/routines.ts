@@ -289,7 +289,7 @@ export const routineOperations = [
     responses: { 201: { description: 'Created, with an ETag', schema: RoutineResponse }, 409: error('`routine_limit_reached`') },
   }),
   op({
-    method: 'get', path: '/routines/conflicts', tag, summary: 'Routine periods a busy event landed on, each with a suggested free time',
+    method: 'get', path: '/routines/conflicts', heavy: true, tag, summary: 'Routine periods a busy event landed on, each with a suggested free time',
     description: 'Periods without a status on the dates from `from` on; all-day events do not count.',
     query: ConflictsQuery,
     responses: { 200: { description: 'Conflicts, by start', schema: ConflictsResponse } },

@@ -23,12 +23,14 @@ export function spanClass(startMs: number, endMs: number, recurring: boolean): n
 
 /**
  * One filter per class, each with `_spanClass`, a bounded `_startMs` range and `_endBoundMs > from`; the union of
- * their matches is every stored event overlapping [from, to). Single events only, series only, or both.
+ * their matches is every stored event overlapping [from, to). Single events only, series only, or both;
+ * `singlesLongerThan` leaves out the classes of single events that cannot last longer than that (ms).
  */
-export function overlapFilters(from: number, to: number, which: 'singles' | 'series' | 'all' = 'all'): Filter[] {
+export function overlapFilters(from: number, to: number, which: 'singles' | 'series' | 'all' = 'all', singlesLongerThan = 0): Filter[] {
   const filters: Filter[] = [];
   if (which !== 'series') {
     CLASS_LIMITS.forEach((limit, c) => {
+      if (limit <= singlesLongerThan) return;
       const start = Number.isFinite(limit) ? { $gte: from - limit, $lt: to } : { $lt: to };
       filters.push({ _spanClass: c, _startMs: start, _endBoundMs: { $gt: from } });
     });

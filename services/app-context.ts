@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ReadModels } from '../projections/read-models';
+import type { AnswerThreads } from '../read-api/availability/answer-threads';
 import type { Watermarks } from '../projections/watermarks';
 import type { Sessions } from '../write-api/accounts/sessions';
 import type { ApiKeys } from '../write-api/api-keys/api-keys';
@@ -37,4 +38,6 @@ export interface AppContext {
   projectionNames: readonly string[];
   /** This process's Prometheus instruments (services/http/metrics.ts). */
   metrics: Metrics;
+  /** Threads that work out large availability answers (null: on the request's thread). */
+  answerThreads: AnswerThreads | null;
 }

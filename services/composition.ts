@@ -18,6 +18,8 @@ import { bugReportsProjection } from '../projections/bug-reports.projection';
 import { eventTypesProjection } from '../projections/event-types.projection';
 import { focusProjection } from '../projections/focus.projection';
 import { goalsProjection } from '../projections/goals.projection';
+import { busyTimeProjection } from '../projections/busy-time.projection';
+import { answerThreads } from '../read-api/availability/answer-threads';
 import { insightsProjection } from '../projections/insights.projection';
 import type { Projection } from '../projections/projection';
 import { ReadModels } from '../projections/read-models';
@@ -59,7 +61,7 @@ import { apiOperations, apiRoutes } from './routes';
 export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
-  routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection,
+  routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection, busyTimeProjection,
 ];
 
 export interface Ports {
@@ -185,6 +187,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     claimSecret: await storedSecret(ports.store, 'claim-secret'),
     projectionNames: PROJECTIONS.map((p) => p.name),
     metrics,
+    answerThreads: roles.has('api') ? answerThreads(config.HEAVY_READ_THREADS) : null,
   };
 
   // Every projection skips redacted events and forgets an erased user's documents (services/history/).
@@ -248,6 +251,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     async stop() {
       if (server) await closeHttp(server);
       if (roleListener) await closeHttp(roleListener);
+      await context.answerThreads?.close();
       // The bus consumers are independent: each leaving its group takes a while, so they leave together.
       await Promise.all([automations?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), dispatcher?.stop()]);
       await relay?.stop();

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { keyList } from './keyring';
 
@@ -48,6 +49,14 @@ const Config = z.object({
   /** Requests per minute per credential, and per client IP for calls without one. */
   RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).default(3000),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
+  /** Expensive reads (availability, free/busy, slots, planning): running at once per caller and in all, waiting per caller, longest wait. */
+  HEAVY_READS_PER_CALLER: z.coerce.number().int().min(1).default(2),
+  HEAVY_READS_TOTAL: z.coerce.number().int().min(1).default(4),
+  HEAVY_READS_QUEUE: z.coerce.number().int().min(0).default(8),
+  HEAVY_READS_MAX_WAIT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Threads for large availability answers (0: none), and the events and occurrences that make an answer large. */
+  HEAVY_READ_THREADS: z.coerce.number().int().min(0).max(16).default(Math.max(1, Math.min(2, availableParallelism() - 1))),
+  HEAVY_READ_OFFLOAD_ITEMS: z.coerce.number().int().min(0).default(5000),
   /** Failed sign-ins (per email and per address, 15 min window) before each attempt is delayed, and before 429. */
   LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(20),

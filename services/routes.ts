@@ -50,6 +50,7 @@ import { syncRoutes } from '../read-api/sync/sync.routes';
 import { tasksReadRoutes } from '../read-api/tasks/tasks.routes';
 import { webhooksReadRoutes } from '../read-api/webhooks/webhooks.routes';
 import { accountsRoutes } from '../write-api/accounts/accounts.routes';
+import { PasswordSignIn } from '../write-api/accounts/password-sign-in';
 import { apiKeysRoutes } from '../write-api/api-keys/api-keys.routes';
 import { assistantWriteRoutes } from '../write-api/assistant/assistant.routes';
 import { automationsWriteRoutes } from '../write-api/automations/automations.routes';
@@ -67,6 +68,7 @@ import { notificationsWriteRoutes } from '../write-api/notifications/notificatio
 import { plannerWriteRoutes } from '../write-api/planner/planner.routes';
 import { applicationsRoutes } from '../write-api/oauth/applications.routes';
 import { authorizeRoutes } from '../write-api/oauth/authorize.routes';
+import { signInRoutes } from '../write-api/oauth/sign-in.routes';
 import { tokenRoutes } from '../write-api/oauth/token.routes';
 import { profileWriteRoutes } from '../write-api/profile/profile.routes';
 import { routinesWriteRoutes } from '../write-api/routines/routines.routes';
@@ -90,8 +92,10 @@ export const apiOperations: Operation[] = [
 
 export function apiRoutes(app: AppContext): Route[] {
   const push = new PushService(app.config, app.store);
+  // One throttle for every way of signing in with a password.
+  const passwords = new PasswordSignIn(app);
   return [
-    ...accountsRoutes(app),
+    ...accountsRoutes(app, passwords),
     ...profileReadRoutes(app),
     ...profileWriteRoutes(app),
     ...spacesReadRoutes(app),
@@ -103,6 +107,7 @@ export function apiRoutes(app: AppContext): Route[] {
     ...apiKeysRoutes(app),
     ...applicationsRoutes(app),
     ...authorizeRoutes(app),
+    ...signInRoutes(app, passwords),
     ...tokenRoutes(app),
     ...webhooksReadRoutes(app),
     ...webhooksWriteRoutes(app),

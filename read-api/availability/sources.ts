@@ -4,22 +4,20 @@
  */
 import { WorkingHours } from '../../contracts/availability';
 import type { ReadModels } from '../../projections/read-models';
-import { DEFAULT_BUDGET, overBudget } from '../../services/availability/busy';
-import type { CalendarEvent, Interval, RoutineBlock, WeeklyHours } from '../../services/availability/types';
+import { DEFAULT_BUDGET } from '../../services/availability/busy';
+import type { CalendarEvents, Interval, RoutineBlock, WeeklyHours } from '../../services/availability/types';
 import { DEFAULT_WORKING_HOURS } from '../../services/availability/weekly-hours';
-import { eventDocsBetween } from '../events/events.queries';
 import { userById } from '../profile/users.queries';
+import type { Owner } from './answers';
+import { calendarEventsIn } from './busy-time.queries';
 
-export interface Owner {
-  timeZone: string;
-  workingHours: WeeklyHours;
-}
+export type { Owner } from './answers';
 
 export interface AvailabilitySources {
   /** The person's zone and working hours; null for an unknown user. */
   owner(userId: string): Promise<Owner | null>;
   /** Events and series of the person's Spaces that may occur in the window (cancelled ones left out). */
-  events(userId: string, window: Interval): Promise<CalendarEvent[]>;
+  events(userId: string, window: Interval): Promise<CalendarEvents>;
   /** Routine periods on the dates of the window. */
   routines(userId: string, window: Interval): Promise<RoutineBlock[]>;
 }
@@ -39,11 +37,7 @@ export function readModelSources(models: ReadModels, routineBlocks: RoutineBlock
       const user = await userById(models, userId);
       return user && { timeZone: user.timeZone, workingHours: workingHoursOf(user.preferences) };
     },
-    async events(userId, window) {
-      const docs = await eventDocsBetween(models, userId, window.start, window.end, undefined, DEFAULT_BUDGET.maxEvents + 1);
-      if (docs.length > DEFAULT_BUDGET.maxEvents) throw overBudget('events', DEFAULT_BUDGET.maxEvents);
-      return docs;
-    },
+    events: (userId, window) => calendarEventsIn(models, userId, window, DEFAULT_BUDGET.maxEvents),
     routines: (userId, window) => routineBlocks(models, userId, window.start, window.end),
   };
 }

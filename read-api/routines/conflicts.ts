@@ -1,19 +1,20 @@
 /**
  * GET /routines/conflicts: routine periods a busy event landed on, each with a suggested free time that day. Busy
- * time comes from the availability engine, so a suggestion is free in the same sense as GET /availability.
+ * time comes from the availability engine, so a suggestion is free in the same sense as GET /availability. A pure
+ * function of what was read (the day's routine periods and the engine's inputs), so that a large calendar's answer
+ * is worked out on an answer thread (read-api/availability/answers.ts).
  */
 import type { z } from 'zod';
 import type { RoutineConflict } from '../../contracts/routines';
-import type { ReadModels } from '../../projections/read-models';
+import { availabilityOf } from '../../services/availability/engine';
 import { overlaps } from '../../services/availability/intervals';
 import { nearestStart } from '../../services/availability/nearest';
 import { freeWindows } from '../../services/availability/timeline';
-import type { Blocked, Occurrence, Rules } from '../../services/availability/types';
+import type { Blocked, CalendarEvents, Interval, Occurrence, RoutineBlock, Rules } from '../../services/availability/types';
+import { isoOf } from '../../services/time/iso';
 import { addDays, epochAt } from '../../services/time/local-time';
 import { wallClock } from '../../services/time/zone';
-import { computeFor } from '../availability/availability.queries';
-import type { AvailabilitySources, Owner } from '../availability/sources';
-import { routineDays, type RoutineDayEntry } from './routines.queries';
+import type { RoutineDayEntry } from './instances';
 
 type Conflict = z.infer<typeof RoutineConflict>;
 
@@ -27,27 +28,21 @@ function suggested(start: number, end: number, date: string, timeZone: string) {
   return {
     startMinute: minuteOf(start, date, timeZone),
     endMinute: minuteOf(end, date, timeZone),
-    startsAt: new Date(start).toISOString(),
-    endsAt: new Date(end).toISOString(),
+    startsAt: isoOf(start),
+    endsAt: isoOf(end),
   };
 }
 
-/**
- * A period moves within its window, any time of day (working hours are for others' bookings, not one's own
- * routines), never before now.
- */
-const routineRules = (now: number): Rules => ({ workingHours: null, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now });
+/** The days of a conflicts request: the range they span in the owner's zone. */
+export function conflictsRange(from: string, days: number, timeZone: string): Interval {
+  return { start: epochAt(from, 0, timeZone), end: epochAt(addDays(from, days - 1), 1440, timeZone) };
+}
 
-export async function routineConflicts(
-  sources: AvailabilitySources, models: ReadModels, userId: string, owner: Owner, from: string, days: number, now: number,
-): Promise<Conflict[]> {
-  const { timeZone } = owner;
-  const last = addDays(from, days - 1);
-  const range = { start: epochAt(from, 0, timeZone), end: epochAt(last, 1440, timeZone) };
-  const [entries, found] = await Promise.all([
-    routineDays(models, userId, timeZone, from, last),
-    computeFor(sources, userId, owner, range, routineRules(now)),
-  ]);
+/** The conflicts of the periods on the days of `range`, with what the engine reads over it and `rules` (answers.ts). */
+export function routineConflicts(
+  entries: readonly RoutineDayEntry[], events: CalendarEvents, routines: readonly RoutineBlock[], timeZone: string, range: Interval, rules: Rules,
+): Conflict[] {
+  const found = availabilityOf({ range, timeZone, events, routines, rules });
   // All-day events do not make conflicts (a holiday is not a clash with the morning run).
   const busy = found.occurrences.filter((o) => o.event.busy && !o.event.allDay);
   const byDate = new Map<string, RoutineDayEntry[]>();
@@ -72,9 +67,7 @@ export async function routineConflicts(
       endMinute: instance.endMinute,
       startsAt: instance.startsAt,
       endsAt: instance.endsAt,
-      events: hits.map(({ event: e, start, end }: Occurrence) => ({
-        id: e.id, title: e.title ?? '', startsAt: new Date(start).toISOString(), endsAt: new Date(end).toISOString(),
-      })),
+      events: hits.map(({ event: e, start, end }: Occurrence) => ({ id: e.id, title: e.title ?? '', startsAt: isoOf(start), endsAt: isoOf(end) })),
       suggestion,
     });
   }
@@ -82,7 +75,7 @@ export async function routineConflicts(
 }
 
 /** The free time nearest the period's start inside its window, clear of what the engine blocks and of the day's other (unskipped) periods. */
-function suggest(entry: RoutineDayEntry, sameDay: RoutineDayEntry[], blocked: readonly Blocked[], timeZone: string) {
+function suggest(entry: RoutineDayEntry, sameDay: readonly RoutineDayEntry[], blocked: readonly Blocked[], timeZone: string) {
   const { instance, block } = entry;
   const window = { start: block.windowStart ?? epochAt(instance.date, 0, timeZone), end: block.windowEnd ?? epochAt(instance.date, 1440, timeZone) };
   const others: Blocked[] = sameDay

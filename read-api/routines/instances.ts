@@ -5,6 +5,12 @@ import type { RoutineDay } from '../../write-api/routines/routines.decider';
 /** A routine period on one date as other slices plan around it: the availability engine's input. */
 export type { RoutineBlock };
 
+/** One period on one date: as the routine's owner sees it, and as the availability engine plans around it. */
+export interface RoutineDayEntry {
+  instance: RoutineInstance;
+  block: RoutineBlock;
+}
+
 /** One period on one date: that day's times (moved or its own) as minutes and as instants from `clock`. */
 export function instanceOf(
   routine: Routine, period: RoutinePeriod, date: string, day: RoutineDay | undefined, clock: (minute: number) => number,

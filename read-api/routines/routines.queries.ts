@@ -1,5 +1,5 @@
 import type { PageQuery } from '../../contracts/paging';
-import { ROUTINE_LIMITS, type RoutineInstance, type RoutineView } from '../../contracts/routines';
+import { ROUTINE_LIMITS, type RoutineView } from '../../contracts/routines';
 import { publicView, type ReadModels } from '../../projections/read-models';
 import { ROUTINES, type RoutineDayDoc, type RoutineDoc } from '../../projections/routines.projection';
 import { invalid } from '../../services/errors';
@@ -8,7 +8,7 @@ import { dayKey, occursOn } from '../../write-api/routines/routines.decider';
 import { userById } from '../profile/users.queries';
 import { pageOf } from '../shared/paging';
 import type { RoutineBlock } from '../../services/availability/types';
-import { blockOf, instanceOf } from './instances';
+import { blockOf, instanceOf, type RoutineDayEntry } from './instances';
 
 /** Routine times are wall-clock times of the owner's profile zone as it is now. */
 export async function timeZoneOf(models: ReadModels, userId: string): Promise<string> {
@@ -25,11 +25,6 @@ export async function routineOf(models: ReadModels, userId: string, id: string):
 export async function routinesPage(models: ReadModels, userId: string, query: PageQuery) {
   const page = await pageOf(await collection(models), { ownerId: userId, deletedAt: null }, '_sortKey', query);
   return { routines: page.items.map((d) => publicView<RoutineView>(d)), nextPageToken: page.nextPageToken };
-}
-
-export interface RoutineDayEntry {
-  instance: RoutineInstance;
-  block: RoutineBlock;
 }
 
 /** Each period of each active routine on each date from `from` to `to` (both included), in start order. */

@@ -8,10 +8,10 @@ import { etagOf } from '../../services/http/etag';
 import { route } from '../../services/http/route';
 import { routinesAsOf } from '../../services/history/as-of';
 import { pastInstant } from '../../services/history/time-travel';
-import { localDate } from '../../services/time/local-time';
+import { addDays, localDate } from '../../services/time/local-time';
+import { availabilityAnswer } from '../availability/availability.queries';
 import { readModelSources } from '../availability/sources';
 import { AnswerCache } from '../shared/answer-cache';
-import { routineConflicts } from './conflicts';
 import { routineBlocks, routineDays, routineOf, routinesPage, timeZoneOf } from './routines.queries';
 
 const operation = (method: 'get', path: string) => findOperation(routineOperations, method, path);
@@ -21,6 +21,7 @@ export function routinesReadRoutes(app: AppContext) {
   // Bounded in memory: 100 answers of at most 512 KB.
   const instancesCache = new AnswerCache(100);
   const sources = readModelSources(app.readModels, routineBlocks);
+  const place = { threads: app.answerThreads, offloadItems: app.config.HEAVY_READ_OFFLOAD_ITEMS };
   return [
     route<unknown, z.infer<typeof ListRoutinesQuery>>(operation('get', '/routines'), async ({ query, principal }) => ({
       status: 200,
@@ -51,8 +52,9 @@ export function routinesReadRoutes(app: AppContext) {
       const now = Date.now();
       const from = query.from ?? localDate(now, owner.timeZone);
       const days = query.days ?? 7;
-      const conflicts = await routineConflicts(sources, app.readModels, userId, owner, from, days, now);
-      return { status: 200, body: { timeZone: owner.timeZone, from, days, conflicts } };
+      const entries = await routineDays(app.readModels, userId, owner.timeZone, from, addDays(from, days - 1));
+      const req = { kind: 'routine-conflicts' as const, query: { from, days }, now, entries };
+      return { status: 200, json: await availabilityAnswer(sources, place, userId, req) };
     }),
 
     route<unknown, unknown, { id: string }>(operation('get', '/routines/{id}'), async ({ params, principal }) => {

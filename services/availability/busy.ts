@@ -1,9 +1,10 @@
 import { ApiError } from '../errors';
 import { asOccurrence, occurrences, type Instance } from '../time/recurrence';
+import { seriesOf } from '../time/series';
 import { wallClock } from '../time/zone';
 import { overlaps } from './intervals';
 import { addDays, DAY_MS, epochAt, localDate } from '../time/local-time';
-import type { Blocked, CalendarEvent, Interval, Occurrence, RoutineBlock } from './types';
+import type { Blocked, CalendarEvent, CalendarEvents, Interval, Occurrence, RoutineBlock } from './types';
 
 /** Room a request may take: stored events read, and occurrences (event occurrences plus routine periods) used. */
 export interface Budget {
@@ -49,13 +50,18 @@ function occurrencesOf(event: CalendarEvent, from: number, to: number): Instance
 }
 
 /**
- * Every occurrence of `events` that overlaps `window`, recurring series expanded on their own zone's wall clock and
- * all-day events mapped to whole days of `ownerZone`; sorted by start. Events with `busy: false` are kept (a day
- * view lists them); `busyBlocks` leaves them out.
+ * Every occurrence of the events that overlaps `window`: placed single events as they are, recurring series expanded
+ * on their own zone's wall clock, and all-day events mapped to whole days of `ownerZone`; sorted by start. Events
+ * with `busy: false` are kept (a day view lists them); `busyBlocks` leaves them out.
  */
-export function expandEvents(events: readonly CalendarEvent[], window: Interval, ownerZone: string, budget = DEFAULT_BUDGET): Occurrence[] {
-  if (events.length > budget.maxEvents) throw overBudget('events', budget.maxEvents);
+export function expandEvents(input: CalendarEvents, window: Interval, ownerZone: string, budget = DEFAULT_BUDGET): Occurrence[] {
+  const { placed, events } = input;
+  if (placed.length + events.length > budget.maxEvents) throw overBudget('events', budget.maxEvents);
   const out: Occurrence[] = [];
+  for (const event of placed) {
+    const span = event.allDay ? ownerDays(event.start, event.end, event.timeZone, ownerZone) : event;
+    if (overlaps(span, window)) out.push({ start: span.start, end: span.end, event });
+  }
   for (const event of events) {
     // An all-day date may sit up to a day and a bit away from the owner's date it stands for.
     const from = event.allDay ? window.start - 2 * DAY_MS : window.start;
@@ -66,7 +72,27 @@ export function expandEvents(events: readonly CalendarEvent[], window: Interval,
     }
     if (out.length > budget.maxOccurrences) throw overBudget('occurrences', budget.maxOccurrences);
   }
+  if (out.length > budget.maxOccurrences) throw overBudget('occurrences', budget.maxOccurrences);
   return out.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * About how many occurrences `events` have in `window`, from their rules alone (start times a day, times the days):
+ * an upper bound for most rules, worked out without expanding anything.
+ */
+export function expansionEstimate(events: readonly CalendarEvent[], window: Interval): number {
+  const days = Math.ceil((window.end - window.start) / DAY_MS);
+  let total = 0;
+  for (const event of events) {
+    const compiled = seriesOf(event);
+    if (!compiled || 'problem' in compiled) total += 1;
+    else {
+      const { rule, times } = compiled.series;
+      const hours = rule.freq === 'HOURLY' ? Math.min(rule.byHour?.length ?? 24, Math.ceil(24 / rule.interval)) : 1;
+      total += days * hours * times.length;
+    }
+  }
+  return total;
 }
 
 /**

@@ -8,7 +8,7 @@ import { busyBlocks, DEFAULT_BUDGET, expandEvents, overBudget, type Budget } fro
 import { overlaps } from './intervals';
 import { DAY_MS, MINUTE_MS } from '../time/local-time';
 import { ruleBlocks } from './rules';
-import type { Blocked, CalendarEvent, Interval, Occurrence, RoutineBlock, Rules } from './types';
+import type { Blocked, CalendarEvents, Interval, Occurrence, RoutineBlock, Rules } from './types';
 
 /** The longest range the engine answers for (loops run per day of it). */
 export const MAX_RANGE_DAYS = 400;
@@ -17,7 +17,7 @@ export interface AvailabilityInput {
   range: Interval;
   /** The owner's IANA zone: working hours, all-day events and days are read in it. */
   timeZone: string;
-  events: readonly CalendarEvent[];
+  events: CalendarEvents;
   routines: readonly RoutineBlock[];
   rules: Rules;
   budget?: Budget;

@@ -18,6 +18,15 @@ export interface CalendarEvent extends Recurring {
   goalId?: string | null;
 }
 
+/** A single event whose span is already known as numbers (the busy-time read model keeps them so). */
+export interface PlacedEvent extends CalendarEvent, Interval {}
+
+/** A person's events over a window: single events already placed in time, and events (series) still to expand. */
+export interface CalendarEvents {
+  placed: readonly PlacedEvent[];
+  events: readonly CalendarEvent[];
+}
+
 /** One occurrence of an event as the engine sees it; all-day events span whole days of the owner's zone. */
 export interface Occurrence extends Interval {
   event: CalendarEvent;

@@ -4,12 +4,14 @@
  * The HTTP app refuses to start when a row has no route, or a route no row.
  */
 export type AccessRule =
-  | { kind: 'public' }
+  /** `ownPagesOnly`: a form of our own pages that signs in (no credential yet), so its Origin is checked (login CSRF). */
+  | { kind: 'public'; ownPagesOnly?: boolean }
   | { kind: 'authenticated' }
   | { kind: 'session' }
   | { kind: 'scope'; scope: string };
 
 const open = (): AccessRule => ({ kind: 'public' });
+const openFromOwnPages = (): AccessRule => ({ kind: 'public', ownPagesOnly: true });
 const anyCredential = (): AccessRule => ({ kind: 'authenticated' });
 const session = (): AccessRule => ({ kind: 'session' });
 const scope = (s: string): AccessRule => ({ kind: 'scope', scope: s });
@@ -29,6 +31,7 @@ export const access: Record<string, AccessRule> = {
   'DELETE /oauth/applications/{id}': session(),
   'GET /oauth/authorize': session(),
   'POST /oauth/authorize': session(),
+  'POST /oauth/sign-in': openFromOwnPages(),
   'POST /oauth/token': open(),
 
   // Assistant

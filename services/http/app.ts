@@ -1,16 +1,17 @@
 import express, { type Express, type Router } from 'express';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { Operation } from '../../contracts/operation';
-import { authorizationServerMetadata, DISCOVERY_PATH, issuerOf } from '../../write-api/oauth/discovery';
+import { authorizationServerMetadata, DISCOVERY_PATH } from '../../write-api/oauth/discovery';
+import { signInGate } from '../../write-api/oauth/sign-in.routes';
 import type { AppContext } from '../app-context';
 import { ApiError } from '../errors';
 import { access } from './access';
 import { adminRouter } from './admin';
 import { cors } from './cors';
+import { docsRoutes } from './docs';
 import { Authenticator } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { BASE_PATH, home } from './home';
+import { FairShare } from './fair-share';
 import { Idempotency } from './idempotency';
 import type { Metrics } from './metrics';
 import type { Readiness } from './readiness';
@@ -38,12 +39,6 @@ export interface HttpOptions {
   metrics: Metrics;
 }
 
-// No inline script: the Content-Security-Policy allows scripts from this origin only.
-const DOCS_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Calendar API</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head><body><div id="ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>`;
-const DOCS_INIT = "SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });";
-
 export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const http = express();
   http.disable('x-powered-by');
@@ -63,35 +58,37 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const openapi = buildOpenApi(options.operations);
   http.get(['/openapi.json', `${BASE_PATH}/openapi.json`], (_req, res) => void res.json(openapi));
 
-  const auth = new Authenticator(options.resolvers, webOrigins);
+  const auth = new Authenticator(options.resolvers, webOrigins, app.config.PUBLIC_URL);
   const api = express.Router();
   const limits = { perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 };
   api.use(rateLimit(limits, (req) => auth.principal(req)));
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody });
   // Only methods that carry a body parse one, so a stray body never masks a 405 or a GET's answer.
   api.use((req, res, next) => (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? json(req, res, next) : next()));
-  // OAuth clients and the consent page's form post form-encoded bodies (RFC 6749); nothing else accepts them.
-  api.use(['/oauth/token', '/oauth/authorize'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  // OAuth clients and the sign-in and consent pages' forms post form-encoded bodies (RFC 6749); nothing else accepts them.
+  api.use(['/oauth/token', '/oauth/authorize', '/oauth/sign-in'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   const deps = {
     auth,
     idempotency: new Idempotency(app.store, app.serverKeys, (commandId, run) => app.commands.recovering(commandId, run)),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
+    fairShare: new FairShare({
+      perCaller: app.config.HEAVY_READS_PER_CALLER, total: app.config.HEAVY_READS_TOTAL,
+      queuePerCaller: app.config.HEAVY_READS_QUEUE, maxWaitMs: app.config.HEAVY_READS_MAX_WAIT_MS,
+    }),
   };
   const served = new Set(options.routes.map((r) => routeKey(r.operation)));
   const unserved = Object.keys(access).filter((row) => !served.has(row));
   if (unserved.length) throw new Error(`access table rows without a route: ${unserved.join(', ')}`);
   const operations = options.routes.map((r) => ({ method: r.operation.method, path: r.operation.path, handle: operationHandler(deps, r) }));
+  api.get('/oauth/authorize', signInGate(app, (req) => auth.principal(req)));
   api.use(dispatcher(operations, Object.keys(access)));
   http.use(BASE_PATH, routePrefix(BASE_PATH), api);
   // Everything else comes after the API, so that an API request passes as few layers as it can.
-  const swaggerDir = path.dirname(createRequire(__filename).resolve('swagger-ui-dist/package.json'));
-  http.use('/docs/assets', express.static(swaggerDir, { index: false }));
-  http.get('/docs', (_req, res) => void res.type('html').send(DOCS_PAGE));
-  http.get('/docs/init.js', (_req, res) => void res.type('js').send(DOCS_INIT));
+  http.use(docsRoutes());
   http.get(DISCOVERY_PATH, (req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.json(authorizationServerMetadata(issuerOf(req), BASE_PATH));
+    res.json(authorizationServerMetadata(auth.issuer(req), BASE_PATH));
   });
   http.get('/', home);
   http.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));

@@ -27,12 +27,25 @@ export function credentialOf(req: Request): { token: string; fromCookie: boolean
   return fromCookie ? { token: fromCookie, fromCookie: true } : null;
 }
 
+/** This server's origin as the client reached it (behind a trusted proxy, the forwarded protocol). */
+export const ownOrigin = (req: Request) => `${req.protocol}://${req.get('Host')}`;
+
 export class Authenticator {
   constructor(
     private readonly resolvers: CredentialResolver[],
     /** Origins allowed to send cookie-authenticated unsafe requests, besides the service's own. */
     private readonly trustedOrigins: string[],
+    /** PUBLIC_URL, where the operator set one. */
+    private readonly publicUrl?: string,
   ) {}
+
+  /**
+   * The OAuth issuer discovery announces and access tokens carry (and must carry to be accepted): PUBLIC_URL when the
+   * operator set it, so a deployment reached under several names has one issuer; else the origin the client reached.
+   */
+  issuer(req: Request): string {
+    return this.publicUrl ?? ownOrigin(req);
+  }
 
   /**
    * The verified caller of a request, resolved once per request (the rate limiter asks first, the route's access
@@ -51,14 +64,17 @@ export class Authenticator {
     if (!cred) return null;
     if (cred.fromCookie && UNSAFE.has(req.method)) this.checkOrigin(req);
     for (const resolve of this.resolvers) {
-      const p = await resolve(cred.token);
+      const p = await resolve(cred.token, this.issuer(req));
       if (p) return p;
     }
     throw new ApiError(401, 'unauthenticated', 'The credential is unknown, expired or revoked');
   }
 
   async authorize(req: Request, rule: AccessRule): Promise<Principal | null> {
-    if (rule.kind === 'public') return (await this.principal(req).catch(() => null)) ?? null;
+    if (rule.kind === 'public') {
+      if (rule.ownPagesOnly && UNSAFE.has(req.method)) this.checkOrigin(req);
+      return (await this.principal(req).catch(() => null)) ?? null;
+    }
     const p = await this.principal(req);
     if (!p) throw new ApiError(401, 'unauthenticated', 'Sign in or send a bearer token');
     if (rule.kind === 'session' && p.kind !== 'session') {
@@ -70,12 +86,14 @@ export class Authenticator {
     return p;
   }
 
-  /** Cookie-authenticated writes must come from our own pages (CSRF). Requests without Origin are not browsers'. */
+  /**
+   * Cookie-authenticated writes, and the sign-in form, must come from our own pages (CSRF). Requests without Origin
+   * are not browsers'; `Origin: null` (a page that hides where it is, a sandboxed frame) is refused like a foreign one.
+   */
   private checkOrigin(req: Request): void {
     const origin = req.get('Origin');
     if (!origin) return;
-    const own = `${req.protocol}://${req.get('Host')}`;
-    if (origin !== own && !this.trustedOrigins.includes(origin)) {
+    if (origin !== ownOrigin(req) && !this.trustedOrigins.includes(origin)) {
       throw new ApiError(403, 'origin_not_allowed', 'Cookie-authenticated requests must come from the web app');
     }
   }

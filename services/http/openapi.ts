@@ -34,6 +34,13 @@ const COMMON_FAILURES: Record<string, string> = {
   503: 'A store the service needs cannot be reached or is too busy (`store_unavailable`); retry after `Retry-After`',
   default: 'Error',
 };
+/** Expensive operations share the machine fairly (services/http/fair-share.ts). */
+const HEAVY_FAILURES: Record<string, string> = {
+  429: 'Too many requests (`rate_limited`), or too many of these at once from this credential (`too_many_concurrent_requests`: ' +
+    'a few run at once per credential and a few more wait; retry after `Retry-After`)',
+  503: 'A store cannot be reached (`store_unavailable`), or the service is busy with requests like this one (`overloaded`: ' +
+    'this one waited for its turn too long); retry after `Retry-After`',
+};
 const BODY_FAILURES: Record<string, string> = {
   413: 'Body too large (`payload_too_large`)',
   415: 'Unsupported body encoding (`unsupported_media_type`)',
@@ -93,7 +100,7 @@ function responses(op: Operation, schemas: SchemaComponents, errorRef: unknown) 
     out[status] = { description: r.description, ...responseHeaders(op, status, hasBody), ...(hasBody ? { content } : {}) };
   }
   const failure = op.errorSchema ? schemas.convert(op.errorSchema, 'output') : errorRef;
-  const common = { ...COMMON_FAILURES, ...(op.body ? BODY_FAILURES : {}) };
+  const common = { ...COMMON_FAILURES, ...(op.body ? BODY_FAILURES : {}), ...(op.heavy ? HEAVY_FAILURES : {}) };
   for (const [status, description] of Object.entries(common)) {
     out[status] ??= { description, ...responseHeaders(op, status, true), content: { 'application/json': { schema: failure } } };
   }
@@ -174,7 +181,8 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
         bearer: { type: 'http', scheme: 'bearer', description: 'Session token (cs_…), API key (ck_…) or OAuth access token' },
         oauth2: {
           type: 'oauth2',
-          description: 'Authorization code with PKCE (S256); discovery at /.well-known/oauth-authorization-server',
+          description: 'Authorization code with PKCE (S256); discovery at /.well-known/oauth-authorization-server. To authorize ' +
+            'the /docs page, register a public application whose redirect URI is this server\'s /docs/oauth2-redirect.html.',
           flows: {
             authorizationCode: {
               authorizationUrl: `${serverUrl}/oauth/authorize`,

@@ -9,5 +9,8 @@ export interface Principal {
   environment: 'live' | 'test';
 }
 
-/** Turns a bearer or cookie token into a principal, or null if this resolver does not know it. */
-export type CredentialResolver = (token: string) => Promise<Principal | null>;
+/**
+ * Turns a bearer or cookie token into a principal, or null if this resolver does not know it. `issuer` is this
+ * deployment's OAuth issuer as the request sees it (services/http/auth.ts `issuer`): access tokens must name it.
+ */
+export type CredentialResolver = (token: string, issuer: string) => Promise<Principal | null>;

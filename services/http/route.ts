@@ -17,6 +17,7 @@ import type { OperationHandler } from './dispatch';
 import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
 import { etagOfAnswer } from './etag';
+import type { FairShare } from './fair-share';
 import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
 import type { Idempotency } from './idempotency';
 import type { Principal } from './principal';
@@ -42,6 +43,8 @@ export interface Input<B, Q, P> {
   requestId: string;
   /** The client's address (behind a loopback proxy: the forwarded one). */
   ip: string;
+  /** The OAuth issuer (services/http/auth.ts `issuer`): PUBLIC_URL, or this server's origin as the client reached it. */
+  issuer: string;
   /** Unique per command; derived from the Idempotency-Key when there is one, so retries append nothing twice. */
   commandId: string;
   header(name: string): string | undefined;
@@ -73,6 +76,8 @@ export interface RouteDeps {
   /** Waits until every projection reached a position; false on timeout. */
   waitForPosition(position: number): Promise<boolean>;
   writeWaitsForProjection: boolean;
+  /** Shares of the operations marked `heavy`. */
+  fairShare: FairShare;
 }
 
 /** `verify` hook of express.json: keeps the bytes it parsed, for handlers that check a signature over them. */
@@ -152,7 +157,7 @@ function sendJson(res: Response, json: Buffer | readonly Buffer[]): void {
   res.end(pieces[pieces.length - 1]);
 }
 
-function send(res: Response, reply: Reply): void {
+export function sendReply(res: Response, reply: Reply): void {
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
   if (reply.position != null) res.setHeader(POSITION, String(reply.position));
   if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
@@ -186,6 +191,7 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
             body, query, params, principal, commandId,
             requestId: res.locals.requestId as string,
             ip: req.ip ?? 'unknown',
+            issuer: deps.auth.issuer(req),
             header: (name) => req.get(name),
             rawBody: (req as { rawBody?: Buffer }).rawBody,
             log: res.locals.log as Logger,
@@ -195,14 +201,14 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
           throw err;
         }
       };
+      const caller = principal?.credentialId ?? `address:${req.ip}`;
       const idemKey = method === 'post' ? req.get(IDEMPOTENCY_KEY) : undefined;
-      const reply = idemKey !== undefined
-        ? await deps.idempotency.run(principal?.credentialId ?? `address:${req.ip}`, key, idemKey, req.body, run)
-        : await run(newId());
+      const answer = () => (idemKey !== undefined ? deps.idempotency.run(caller, key, idemKey, req.body, run) : run(newId()));
+      const reply: Reply = r.operation.heavy ? await deps.fairShare.run(caller, answer) : await answer();
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
       }
-      send(res, withEtag(r.operation, reply));
+      sendReply(res, withEtag(r.operation, reply));
     } catch (err) {
       next(err);
     }

@@ -1,7 +1,8 @@
 /**
  * What the guest is told about a booking: one message per booking.* domain event, with the invitation as an
  * iCalendar attachment (REQUEST when booked or moved, CANCEL when cancelled; one UID per booking, SEQUENCE =
- * booking version - 1) and links to the pages that cancel or move it.
+ * booking version - 1) and links to the pages that cancel or move it, in the text and in the invitation's
+ * DESCRIPTION (calendar apps show it beside the event, long after the mail is gone).
  */
 import type { z } from 'zod';
 import { bookingIn, type Booking, type BookingRescheduled } from '../../contracts/bookings';
@@ -40,6 +41,7 @@ export function bookingMail(event: Pick<RecordedEvent, 'type' | 'data' | 'metada
   const at = (instant: string) => when(instant, b.guest.timeZone);
   const title = `${b.meetingTypeName} with ${context.host.name}`;
   const cancelled = event.type === 'booking.cancelled';
+  const manage = cancelled ? [] : [`Need another time? ${context.links.reschedule}`, `Cannot make it? ${context.links.cancel}`];
   const subject = cancelled ? `Cancelled: ${title}, ${at(b.startsAt)}`
     : previous ? `Moved: ${title}, now ${at(b.startsAt)}` : `Confirmed: ${title}, ${at(b.startsAt)}`;
   const lines = [
@@ -50,7 +52,7 @@ export function bookingMail(event: Pick<RecordedEvent, 'type' | 'data' | 'metada
       : `${title} is booked for ${at(b.startsAt)}.`,
     ...(b.location && !cancelled ? ['', `Where: ${b.location}`] : []),
     ...(b.note && !cancelled ? ['', `Your note: ${b.note}`] : []),
-    ...(cancelled ? [] : ['', `Need another time? ${context.links.reschedule}`, `Cannot make it? ${context.links.cancel}`]),
+    ...(manage.length ? ['', ...manage] : []),
     '',
     'The attached invitation adds it to your calendar.',
   ];
@@ -65,7 +67,8 @@ export function bookingMail(event: Pick<RecordedEvent, 'type' | 'data' | 'metada
       method: cancelled ? 'CANCEL' : 'REQUEST',
       content: icalInvite({
         method: cancelled ? 'CANCEL' : 'REQUEST', uid: `${b.id}@bookings.calendar-service`, sequence,
-        stamp: event.metadata.occurredAt, startsAt: b.startsAt, endsAt: b.endsAt, summary: title, description: b.note,
+        stamp: event.metadata.occurredAt, startsAt: b.startsAt, endsAt: b.endsAt, summary: title,
+        description: [b.note, manage.join('\n')].filter(Boolean).join('\n\n') || null,
         location: b.location, organizer: context.host, attendee: { name: b.guest.name, email: b.guest.email },
       }),
     },

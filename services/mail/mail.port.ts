@@ -25,9 +25,13 @@ const composer = nodemailer.createTransport({ streamTransport: true, buffer: tru
 /** The message's bytes, with a Message-ID derived from `id` (the same message composed twice is recognisably one). */
 export async function composeMail(id: string, from: string, mail: OutgoingMail): Promise<ComposedMail> {
   const messageId = `<${id}@calendar-service>`;
+  // Both parts say what they are (RFC 6047): the alternative for mail apps that show invitations, the attachment
+  // for the rest. nodemailer's icalEvent would type the attachment application/ics.
+  const calendar = `text/calendar; charset=utf-8; method=${mail.ics.method}`;
   const info = await composer.sendMail({
     from, to: mail.to, subject: mail.subject, text: mail.text, messageId,
-    icalEvent: { method: mail.ics.method, filename: 'invite.ics', content: mail.ics.content },
+    alternatives: [{ contentType: calendar, content: mail.ics.content }],
+    attachments: [{ filename: 'invite.ics', contentType: calendar, content: mail.ics.content }],
   });
   return { messageId, from, to: mail.to.address, raw: info.message as Buffer };
 }

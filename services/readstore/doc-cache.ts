@@ -28,6 +28,11 @@ export class DocCache {
     return entry.doc;
   }
 
+  /** Whether `id` is held, without counting as a use. */
+  has(table: number, id: string): boolean {
+    return this.entries.has(DocCache.key(table, id));
+  }
+
   set(table: number, id: string, doc: Doc, bytes: number): void {
     if (bytes > this.maxBytes / 8) return; // one document never crowds out the rest
     this.delete(table, id);

@@ -106,6 +106,9 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
   )`);
 
   const cache = new DocCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  // A query reads the text of the documents the cache does not hold, and only their id otherwise: turning a large
+  // document's text into a string costs more than finding it.
+  db.function('doc_cached', { deterministic: false }, (table: number, id: string) => (cache.has(table, id) ? 1 : 0));
   const building = options.buildingRows ?? new BuildingRows();
   const statements = new Map<string, Database.Statement>();
   /** Prepares once; an index SQLite cannot use for a query (INDEXED BY) is left to its own choice instead. */
@@ -200,9 +203,11 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
 
   // ---- documents ----
 
-  const parse = (state: State, id: string, json: string): Doc => {
+  /** The document of a row; `json` is null when the query found it cached (and it may have left the cache since). */
+  const parse = (state: State, id: string, json: string | null, rowid?: number): Doc => {
     const cached = cache.get(state.table, id);
     if (cached) return cached;
+    json ??= prepared(`SELECT doc FROM ${tableName(state.table)} WHERE rowid = ?`).pluck().get(rowid) as string;
     const doc = deepFreeze(JSON.parse(json) as Doc);
     cache.set(state.table, id, doc, json.length);
     return doc;
@@ -314,15 +319,16 @@ export async function openEmbeddedReadStore(file: string, options: EmbeddedReadS
     if (plan.never) return [];
     const limit = findOptions.limit && findOptions.limit > 0 ? findOptions.limit : 0;
     const sqlLimit = limit && !plan.residual && !plan.sortInJs ? ` LIMIT ${limit}` : '';
-    const sql = `SELECT id, doc${fromWhere(state, plan, findOptions)}${plan.orderBy ? ` ${plan.orderBy}` : ''}${sqlLimit}`;
+    const docColumn = `CASE WHEN doc_cached(${state.table}, id) THEN NULL ELSE doc END AS doc`;
+    const sql = `SELECT id, rowid AS row, ${docColumn}${fromWhere(state, plan, findOptions)}${plan.orderBy ? ` ${plan.orderBy}` : ''}${sqlLimit}`;
     const unbounded = Object.keys(filter).length === 0 && !findOptions.sort?.length && limit > 0;
     if (!unbounded) checkPlan(name, sql, plan.params, () => queryText('find', filter, findOptions), limit > 0, sqlLimit !== '');
     if (options.requireIndexes && plan.sortInJs && limit) {
       throw new Error(`read store index check: ${queryText('find', filter, findOptions)} on ${name} sorts a limited page in memory; declare an index for the sort`);
     }
     const out: Doc[] = [];
-    for (const row of prepared(sql).iterate(...plan.params) as Iterable<{ id: string; doc: string }>) {
-      const doc = parse(state, row.id, row.doc);
+    for (const row of prepared(sql).iterate(...plan.params) as Iterable<{ id: string; row: number; doc: string | null }>) {
+      const doc = parse(state, row.id, row.doc, row.row);
       if (plan.residual && !plan.residual(doc)) continue;
       out.push(doc);
       if (limit && !plan.sortInJs && out.length >= limit) break;

@@ -85,7 +85,7 @@ export async function hostileBench(seconds: number, attackers: number): Promise<
   }
 }
 
-async function phase(
+export async function phase(
   label: string, seconds: number, attackers: number, attack: (() => Promise<{ status: number }>) | null,
   root: string, base: string, victimAuth: Record<string, string>,
 ): Promise<Omit<HostilePhase, 'name'>> {

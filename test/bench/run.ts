@@ -5,13 +5,15 @@
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
  *   3. GET /events?from&to over one week holding 200 events, and GET /sync of those changes; GET /events of a week of an
  *      hourly series with 500 exceptions against the same week without them (every answer built, exceptions-bench.ts);
- *      GET /available-slots for 14 days over a calendar of
+ *      the heavy reads (GET /available-slots, /availability, /free-busy and /routines/conflicts, with their CPU per
+ *      answer) over a calendar of
  *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines;
  *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
  *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
+ *  7b. one user's 30 expensive reads at once (service child, fair-share-bench.ts): /healthz and another user's writes
  *   8. automation runs (notify, then call a local receiver; service in process): runs/s and trigger-to-action latency
  *   9. the CLI's export of a log of BENCH_EXPORT_EVENTS events (default 1,000,000) seeded straight into the store
  *  10. rebuild (rebuild-bench.ts): each projection, then all of them, built from a sealed log of BENCH_REBUILD_EVENTS
@@ -31,6 +33,7 @@ import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availab
 import { BOOKING_SLOTS, createBookingHost } from './booking-bench';
 import { cpuSecondsOf, killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
+import { FAIR_SHARE_CONCURRENCY, FAIR_SHARE_SERIES, fairShareBench, HEAVY_READS } from './fair-share-bench';
 import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
 import { exportBench, printExport } from './export-bench';
@@ -62,6 +65,8 @@ const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
 /** POST /tasks moves on to a fresh owner after this many tasks: every board stays far below its 10,000-task limit. */
 const TASKS_PER_OWNER = 4000;
 const HOSTILE_ATTACKERS = 4;
+/** Expensive reads one credential may have running and waiting at once (HEAVY_READS_PER_CALLER + HEAVY_READS_QUEUE). */
+const HEAVY_CONNECTIONS = 10;
 const EXPORT_EVENTS = Number(process.env.BENCH_EXPORT_EVENTS ?? 1_000_000);
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
@@ -182,6 +187,7 @@ async function main(): Promise<void> {
   let seriesRes: LoadResult;
   let exceptionsRes: LoadResult;
   let slotsRes: LoadResult;
+  const heavyRes: Array<[string, LoadResult]> = [];
   let routinesRes: LoadResult;
   let postRes: LoadResult;
   let multiRes: LoadResult | null = null;
@@ -226,10 +232,18 @@ async function main(): Promise<void> {
     const slots = await json(`${service.url}${slotsPath}`, 'GET', undefined, { authorization: `Bearer ${owner.token}` });
     if (slots.status !== 200 || !(slots.body.slots?.length > 0)) throw new Error(`GET /available-slots check: ${slots.status} ${JSON.stringify(slots.body).slice(0, 300)}`);
     log(`  created ${SLOT_EVENTS} events and ${SLOT_SERIES} recurring series in ${fmt(performance.now() - s0, 0)} ms; one answer lists ${slots.body.slots.length} windows in ${JSON.stringify(slots.body).length} bytes`);
+    // One credential: as many connections as run and wait at once (the fair share of services/http/fair-share.ts).
     slotsRes = await load(`GET /available-slots (${SLOT_DAYS} days of ${SLOT_EVENTS} events and ${SLOT_SERIES} series)`, {
-      kind: 'get', url: service.url, seconds: SECONDS, token: owner.token, path: slotsPath, connections: CONN,
+      kind: 'get', url: service.url, seconds: SECONDS, token: owner.token, path: slotsPath, connections: HEAVY_CONNECTIONS,
     }, service);
     printLoad(slotsRes, baseline);
+    for (const [name, path] of HEAVY_READS.filter(([n]) => n !== 'available slots')) {
+      const r = await load(`GET ${path.split('?')[0]} (the same calendar: ${path.split('?')[1]})`, {
+        kind: 'get', url: service.url, seconds: SECONDS, token: owner.token, path: `/api/v1${path}`, connections: HEAVY_CONNECTIONS,
+      }, service);
+      printLoad(r, baseline);
+      heavyRes.push([name, r]);
+    }
 
     const planner = await signUp(base);
     const instances = await createRoutines(base, planner.token);
@@ -322,6 +336,16 @@ async function main(): Promise<void> {
     log(`    other user's POST + GET  p50 ${ms(p.victim.p50)}  p99 ${ms(p.victim.p99)}  max ${ms(p.victim.max)}`);
   }
 
+  log(`[7b] Fair shares: ${FAIR_SHARE_CONCURRENCY} expensive reads at once from one user (${FAIR_SHARE_SERIES} hourly series; Retry-After honoured), service child (${SECONDS} s per phase; /healthz every 20 ms; another user writes and reads back)`);
+  const fair = await fairShareBench(SECONDS);
+  for (const p of fair) {
+    const codes = Object.entries(p.statuses).map(([c, n]) => `${c}:${n}`).join(' ');
+    log(`  ${p.label}: ${p.requests} answers [${codes}]`);
+    log(`    /healthz          p50 ${ms(p.healthz.p50)}  p99 ${ms(p.healthz.p99)}  max ${ms(p.healthz.max)}`);
+    log(`    other user's POST + GET  p50 ${ms(p.victim.p50)}  p99 ${ms(p.victim.p99)}  max ${ms(p.victim.max)}`);
+  }
+  log();
+
   // 7. Automations
   log(`[8] Automation runs, embedded, service and receiver in process (${AUTOMATION_RUNS} triggers, each run: notify, then call the receiver; then ${AUTOMATION_PROBES} probes, 1 / ${AUTOMATION_PROBE_INTERVAL_MS} ms)`);
   const automations = await automationBench(AUTOMATION_RUNS, AUTOMATION_PROBES, AUTOMATION_PROBE_INTERVAL_MS);
@@ -370,6 +394,12 @@ async function main(): Promise<void> {
     { figure: 'GET /sync latency', value: `p50 ${ms(syncRes.p50)}, p99 ${ms(syncRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
     { figure: 'GET /available-slots latency', value: `p50 ${ms(slotsRes.p50)}, p99 ${ms(slotsRes.p99)}`, target: '-', result: '-' },
+    ...[['available slots', slotsRes] as [string, LoadResult], ...heavyRes].map(([name, r]) => ({
+      figure: `CPU per answer, ${name} (${SLOT_EVENTS} events, ${SLOT_SERIES} series)`,
+      value: `${cpuText(r)} server; ${fmt(r.rps, 0)} rps, p99 ${ms(r.p99)}`,
+      target: '<= 1,000 µs',
+      result: r.cpuPerRequest?.server == null ? '-' : pass(r.cpuPerRequest.server <= 1000),
+    })),
     { figure: `GET /routines/instances (month, ${ROUTINES} routines)`, value: `${fmt(routinesRes.rps, 0)} rps = ${pct(routinesRes.rps / baseline.rps)} of baseline, p50 ${ms(routinesRes.p50)}, p99 ${ms(routinesRes.p99)}`, target: '-', result: '-' },
     ...store.map((r) => ({ figure: `Event store: ${r.label}`, value: `${fmt(r.eventsPerSec, 0)} events/s`, target: '-', result: '-' })),
     ...lag.flatMap((r) => {
@@ -396,6 +426,10 @@ async function main(): Promise<void> {
       target: 'max < 200 ms',
       result: pass(p.healthz.max < 200),
     })),
+    ...fair.flatMap((p) => [
+      { figure: `/healthz p99, one user's ${FAIR_SHARE_CONCURRENCY} ${p.name} reads at once`, value: `p99 ${ms(p.healthz.p99)}, max ${ms(p.healthz.max)}`, target: 'p99 < 100 ms', result: pass(p.healthz.p99 < 100) },
+      { figure: `  another user's write + read back`, value: `p99 ${ms(p.victim.p99)}, max ${ms(p.victim.max)}`, target: 'p99 < 300 ms', result: pass(p.victim.p99 < 300) },
+    ]),
     { figure: 'Automation runs/s (notify + call a local receiver)', value: `${fmt(automations.runsPerSec, 0)} runs/s`, target: '-', result: '-' },
     { figure: 'Automation trigger-to-action latency', value: `p50 ${ms(automations.latency.p50)}, p99 ${ms(automations.latency.p99)}, max ${ms(automations.latency.max)}`, target: '-', result: '-' },
     ...Object.entries(rebuild.perProjection).map(([name, rate]) => ({

@@ -282,6 +282,19 @@ describe('embedded read store', () => {
     await store.close();
   });
 
+  it('answers a query sorted in memory whose reads push out of the cache what it found cached', async () => {
+    const store = await openEmbeddedReadStore(newFile(), { cacheBytes: 2000 });
+    const c = store.collection('c');
+    for (let i = 0; i < 100; i++) await c.put({ _id: `d${String(i).padStart(3, '0')}`, n: i, text: 'x'.repeat(100) });
+    await c.find({ n: { $gte: 90 } }); // the last ten are cached now
+    // Sorted by SQLite in memory: should it check the cache for every row before the first comes back, reading the
+    // first ones into the cache would push out the ten it found cached (the store reads those again).
+    const sorted = await c.find({}, { sort: [['text', 1], ['n', -1]] });
+    expect(sorted.map((d) => d.n)).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
+    expect(sorted.every((d) => d.text === 'x'.repeat(100))).toBe(true);
+    await store.close();
+  });
+
   it('sees what another connection to the file committed', async () => {
     const file = newFile();
     const mine = await openEmbeddedReadStore(file);

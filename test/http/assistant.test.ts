@@ -111,7 +111,7 @@ describe('confirming after a crash', () => {
     const perform = carryOut(api.svc.service.context);
     const input = {
       principal: { userId: c.userId, kind: 'session' as const, credentialId: 'test', scopes: 'all' as const, environment: 'live' as const },
-      body: undefined, query: undefined, params: undefined, requestId: 'test', commandId: 'unused', ip: '127.0.0.1',
+      body: undefined, query: undefined, params: undefined, requestId: 'test', commandId: 'unused', ip: '127.0.0.1', issuer: 'http://127.0.0.1',
       header: () => undefined, rawBody: undefined, log: pino({ level: 'silent' }),
     };
     const suggestionId = '0b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a4b';

@@ -1,14 +1,16 @@
 /**
- * The guest is told: booking, moving and cancelling each make one message with an iCalendar attachment (METHOD,
- * one UID, SEQUENCE increasing, DTSTART), sent through a real SMTP server (smtp-server on 127.0.0.1) when SMTP_URL
+ * The guest is told: booking, moving and cancelling each make one message with an iCalendar invitation (typed
+ * text/calendar with its METHOD, one UID, SEQUENCE increasing, DTSTART, the manage links in DESCRIPTION), read back
+ * with mailparser and ical.js, sent through a real SMTP server (smtp-server on 127.0.0.1) when SMTP_URL
  * is set and kept in the outbox (GET /admin/mail) otherwise; redelivered events send nothing twice.
  */
+import type ICAL from 'ical.js';
 import { SMTPServer } from 'smtp-server';
 import { bookingMailer, mailIdFor } from '../../services/mail/mail-consumer';
 import { MailLog } from '../../services/mail/mail-log';
 import type { MailSender } from '../../services/mail/mail.port';
 import { asGuest, booked, hostWithType, slotsOf } from '../support/bookings';
-import { icalValue, icsAttachment, parseMime } from '../support/mime';
+import { readMail, veventOf } from '../support/received-mail';
 import { DELIVERY_WAIT_MS, until } from '../support/receiver';
 import { request, startTestService, type TestService } from '../support/service';
 
@@ -49,31 +51,58 @@ async function startSmtp(): Promise<{ server: SMTPServer; port: number; received
 async function bookMoveCancel(svc: TestService) {
   const host = await hostWithType(svc.base, { name: 'Intro call', location: 'Room 4, second floor' }, { name: 'Mia Weber' });
   const slots = await slotsOf(svc.base, host, '?days=2');
-  const { booking, token } = await booked(svc.base, host, slots[0].startsAt, { guest: { name: 'Ana Costa', email: 'ana@example.com' }, timeZone: 'Europe/Lisbon' });
+  const { booking, token } = await booked(svc.base, host, slots[0].startsAt, {
+    guest: { name: 'Ana Costa', email: 'ana@example.com' }, timeZone: 'Europe/Lisbon', note: 'About the spring workshop',
+  });
   const moved = await request(svc.base, 'POST', `/public/bookings/${booking.id}/reschedule`, { startsAt: slots[4].startsAt }, asGuest(token));
   expect(moved.status).toBe(200);
   expect((await host.client.call('POST', `/bookings/${booking.id}/cancel`)).status).toBe(200);
   return { id: booking.id as string, token, starts: [slots[0].startsAt, slots[4].startsAt, slots[4].startsAt] };
 }
 
-const compact = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace('.000', '');
-
-/** The three messages of bookMoveCancel, in order: REQUEST 0, REQUEST 1, CANCEL 2, one UID, the right DTSTART. */
-function expectInvitations(raws: string[], bookingId: string, starts: string[]) {
+/**
+ * The three messages of bookMoveCancel, in order, as a mail client reads them: each carries its invitation twice (the
+ * alternative and the `invite.ics` attachment), both typed `text/calendar; charset=utf-8; method=…` with the
+ * VCALENDAR's METHOD; REQUEST 0, REQUEST 1, CANCEL 2, one UID, the right DTSTART; the manage links in DESCRIPTION.
+ * Returns the reschedule and cancel links of the first invitation.
+ */
+async function expectInvitations(raws: string[], bookingId: string, starts: string[]) {
   expect(raws).toHaveLength(3);
-  const ics = raws.map(icsAttachment);
-  expect(ics.map((c) => icalValue(c, 'METHOD'))).toEqual(['REQUEST', 'REQUEST', 'CANCEL']);
-  expect(ics.map((c) => icalValue(c, 'SEQUENCE'))).toEqual(['0', '1', '2']);
-  expect(new Set(ics.map((c) => icalValue(c, 'UID')))).toEqual(new Set([`${bookingId}@bookings.calendar-service`]));
-  expect(ics.map((c) => icalValue(c, 'DTSTART'))).toEqual(starts.map(compact));
-  expect(ics.map((c) => icalValue(c, 'STATUS'))).toEqual(['CONFIRMED', 'CONFIRMED', 'CANCELLED']);
-  expect(icalValue(ics[0], 'LOCATION')).toBe('Room 4\\, second floor');
-  expect(icalValue(ics[0], 'ORGANIZER')).toMatch(/^mailto:.+@example\.com$/);
-  expect(icalValue(ics[0], 'ATTENDEE')).toBe('mailto:ana@example.com');
-  for (const c of ics) expect(c.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
-  const first = parseMime(raws[0]);
-  expect(first.headers.get('to')).toContain('ana@example.com');
-  expect(first.headers.get('subject')).toMatch(/^Confirmed: Intro call with Mia Weber/);
+  const read = await Promise.all(raws.map((raw) => readMail(raw)));
+  const methods = ['REQUEST', 'REQUEST', 'CANCEL'];
+  read.forEach(({ calendars }, i) => {
+    expect(calendars.map((c) => [c.type, c.params.charset, c.params.method, c.filename, c.disposition])).toEqual([
+      ['text/calendar', 'utf-8', methods[i], null, null],
+      ['text/calendar', 'utf-8', methods[i], 'invite.ics', 'attachment'],
+    ]);
+    for (const c of calendars) expect(c.calendar.getFirstPropertyValue('method')).toBe(methods[i]);
+    expect(calendars[1].text).toBe(calendars[0].text);
+    // Lines are folded at 75 octets (RFC 5545 3.1).
+    expect(calendars[1].text.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+  });
+  const events = read.map(({ calendars }) => veventOf(calendars[1]));
+  const value = (name: string) => events.map((e) => e.getFirstPropertyValue(name));
+  expect(value('sequence')).toEqual([0, 1, 2]);
+  expect(new Set(value('uid'))).toEqual(new Set([`${bookingId}@bookings.calendar-service`]));
+  expect(events.map((e) => (e.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString())).toEqual(starts);
+  expect(value('status')).toEqual(['CONFIRMED', 'CONFIRMED', 'CANCELLED']);
+  expect(value('location')[0]).toBe('Room 4, second floor');
+  expect(value('organizer')[0]).toMatch(/^mailto:.+@example\.com$/);
+  expect(value('attendee')[0]).toBe('mailto:ana@example.com');
+
+  const descriptions = value('description') as Array<string | null>;
+  const link = (kind: string) => new RegExp(`https://cal\\.example\\.com/booking/${bookingId}/${kind}#token=bk_[\\w-]+`);
+  for (const d of descriptions.slice(0, 2)) {
+    expect(d).toMatch(link('reschedule'));
+    expect(d).toMatch(link('cancel'));
+  }
+  expect(descriptions[0]).toMatch(/^About the spring workshop\n\n/);
+  // A cancelled booking can no longer be moved or cancelled: its invitation carries no links.
+  expect(descriptions[2] ?? '').not.toMatch(/https:/);
+
+  expect(read[0].mail.to).toMatchObject({ value: [{ address: 'ana@example.com', name: 'Ana Costa' }] });
+  expect(read[0].mail.subject).toMatch(/^Confirmed: Intro call with Mia Weber/);
+  return { reschedule: link('reschedule').exec(descriptions[0]!)![0], cancel: link('cancel').exec(descriptions[0]!)![0], text: read[0].mail.text ?? '' };
 }
 
 describe('through SMTP (SMTP_URL set)', () => {
@@ -105,10 +134,16 @@ describe('through SMTP (SMTP_URL set)', () => {
     await until(() => toAna(id).length >= 3, DELIVERY_WAIT_MS, 'three messages');
     const got = toAna(id);
     expect(got.every((m) => m.from === 'bookings@calendar.example')).toBe(true);
-    expectInvitations(got.map((m) => m.raw), id, starts);
-    const text = parseMime(got[0].raw);
-    const plain = text.parts.flatMap((p) => (p.parts.length ? p.parts : [p])).find((p) => /^text\/plain/.test(p.headers.get('content-type') ?? ''))!;
-    expect(plain.body).toContain(`https://cal.example.com/booking/${id}/cancel#token=${token}`);
+    const links = await expectInvitations(got.map((m) => m.raw), id, starts);
+    expect(links.text).toContain(links.reschedule);
+    expect(links.text).toContain(links.cancel);
+    // The invitation's links are the guest's: its page answers, and its token manages this booking.
+    const cancelLink = new URL(links.cancel);
+    expect(decodeURIComponent(cancelLink.hash.replace('#token=', ''))).toBe(token);
+    const page = await fetch(`${svc.service.url}${cancelLink.pathname}`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const seen = await request(svc.base, 'GET', `/public/bookings/${id}/reschedule`, undefined, asGuest(token));
+    expect([seen.status, seen.body.booking?.status]).toEqual([200, 'cancelled']);
 
     const records = await mailLogged(id);
     expect(records.map((r) => [r.state, r.method, r.sequence, r.attempts])).toEqual([['sent', 'REQUEST', 0, 1], ['sent', 'REQUEST', 1, 1], ['sent', 'CANCEL', 2, 1]]);
@@ -142,7 +177,7 @@ describe('through SMTP (SMTP_URL set)', () => {
 describe('without SMTP_URL: the outbox', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ ADMIN_TOKEN });
+    svc = await startTestService({ ADMIN_TOKEN, PUBLIC_URL: 'https://cal.example.com' });
   });
   afterAll(() => svc?.stop());
 
@@ -159,7 +194,7 @@ describe('without SMTP_URL: the outbox', () => {
     expect(records.map((r) => [r.state, r.method, r.sequence, r.to, r.sentAt])).toEqual([
       ['outbox', 'REQUEST', 0, 'ana@example.com', null], ['outbox', 'REQUEST', 1, 'ana@example.com', null], ['outbox', 'CANCEL', 2, 'ana@example.com', null],
     ]);
-    expectInvitations(records.map((r) => Buffer.from(r.raw, 'base64').toString('utf8')), id, starts);
+    await expectInvitations(records.map((r) => Buffer.from(r.raw, 'base64').toString('utf8')), id, starts);
   });
 
   it('answers the mail log to the admin token only, and refuses an unknown state', async () => {

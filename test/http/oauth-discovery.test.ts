@@ -87,6 +87,9 @@ describe.each([
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
     expect(tokens.scope).toBe('events:read');
     expect(tokens.refresh_token).toMatch(/^cr_/);
+    // The access token names the issuer the client discovered (RFC 9068 2.2).
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1], 'base64url').toString('utf8'));
+    expect(claims.iss).toBe(config.serverMetadata().issuer);
 
     const events = await oauth.fetchProtectedResource(config, tokens.access_token, new URL(`${base}/events?${RANGE}`), 'GET');
     expect(events.status).toBe(200);

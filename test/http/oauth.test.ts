@@ -4,10 +4,11 @@
  * by deleting the application, and forged access tokens.
  * Contract: api-spec.md sections 4 (Keys and OAuth apps) and 5; addendum.md (OAuth, token prefixes, RFC 6749 errors).
  */
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { OAUTH_APPLICATIONS, type ApplicationDoc } from '../../write-api/oauth/applications';
 import { OAUTH_CODES } from '../../write-api/oauth/grants';
+import { pkce, queryOf, rawRequest, type Raw, type RawOptions } from '../support/oauth';
 import { request, signUp, startTestService, type ApiResponse, type Client, type TestService } from '../support/service';
 
 const JWT_SECRET = 'test-oauth-signing-secret-0123456789abcdef';
@@ -28,40 +29,11 @@ afterAll(async () => {
 
 // ---- helpers -------------------------------------------------------------------------------------------------
 
-interface Raw {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
-}
-
-/** fetch without following redirects; `form` sends application/x-www-form-urlencoded. */
-async function raw(method: string, path: string, opts: { headers?: Record<string, string>; json?: unknown; form?: Record<string, string | undefined> } = {}): Promise<Raw> {
-  const headers: Record<string, string> = { ...opts.headers };
-  let body: string | undefined;
-  if (opts.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(opts.json);
-  } else if (opts.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(Object.entries(opts.form).filter(([, v]) => v !== undefined) as Array<[string, string]>).toString();
-  }
-  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: 'manual' });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
+const raw = (method: string, path: string, opts: RawOptions = {}) => rawRequest(base, method, path, opts);
 
 const cookie = (c: Client) => ({ cookie: `session=${c.token}` });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const api = (token: string, method: string, path: string, body?: unknown) => request(base, method, path, body, bearer(token));
-const query = (params: Record<string, string | undefined>) =>
-  new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined) as Array<[string, string]>).toString();
 
 const RANGE = `from=${encodeURIComponent('2032-05-01T00:00:00Z')}&to=${encodeURIComponent('2032-06-01T00:00:00Z')}`;
 
@@ -78,11 +50,6 @@ async function createApp(owner: Client, over: Record<string, unknown> = {}): Pro
   });
   expect(res.status).toBe(201);
   return { id: res.body.application.id, clientId: res.body.clientId, clientSecret: res.body.clientSecret, redirectUri: res.body.application.redirectUri };
-}
-
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 const authParams = (app: App, over: Record<string, string | undefined> = {}) => ({
@@ -221,12 +188,15 @@ describe('GET /oauth/authorize', () => {
     const app = await createApp(dev);
     const { challenge } = pkce();
     const params = authParams(app, { scope: 'events:read calendars:read', code_challenge: challenge, code_challenge_method: 'S256' });
-    const res = await raw('GET', `/oauth/authorize?${query(params)}`, { headers: cookie(user) });
+    const res = await raw('GET', `/oauth/authorize?${queryOf(params)}`, { headers: cookie(user) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toMatch(/no-store/);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self' https://client.example;");
+    // Not the service's no-referrer: under it a browser posts the form with Origin: null, which the check refuses.
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
     const html = res.text;
     expect(html).toContain('Acme Planner');
     expect(html).toContain('events:read');
@@ -243,7 +213,7 @@ describe('GET /oauth/authorize', () => {
     const dev = await signUp(base);
     const user = await signUp(base);
     const app = await createApp(dev, { name: '<script>alert(1)</script> & "Co"' });
-    const res = await raw('GET', `/oauth/authorize?${query(authParams(app, { state: '"><script>alert(2)</script>' }))}`, { headers: cookie(user) });
+    const res = await raw('GET', `/oauth/authorize?${queryOf(authParams(app, { state: '"><script>alert(2)</script>' }))}`, { headers: cookie(user) });
     expect(res.status).toBe(200);
     expect(res.text).not.toContain('<script>');
     expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;');
@@ -254,7 +224,7 @@ describe('GET /oauth/authorize', () => {
     const dev = await signUp(base);
     const user = await signUp(base);
     const app = await createApp(dev);
-    const res = await raw('GET', `/oauth/authorize?${query(authParams(app, { scope: undefined }))}`, { headers: cookie(user) });
+    const res = await raw('GET', `/oauth/authorize?${queryOf(authParams(app, { scope: undefined }))}`, { headers: cookie(user) });
     expect(res.status).toBe(200);
     for (const s of ['events:read', 'calendars:read', 'events:create']) expect(res.text).toContain(s);
   });
@@ -262,8 +232,12 @@ describe('GET /oauth/authorize', () => {
   it('needs a signed-in session (401 without, 403 session_required with an API key)', async () => {
     const dev = await signUp(base);
     const app = await createApp(dev);
-    const path = `/oauth/authorize?${query(authParams(app))}`;
-    expect((await raw('GET', path)).status).toBe(401);
+    const path = `/oauth/authorize?${queryOf(authParams(app))}`;
+    // A program without a session (a browser gets the sign-in page: oauth-sign-in.test.ts).
+    for (const accept of [undefined, 'application/json', '*/*']) {
+      const res = await raw('GET', path, { headers: accept ? { accept } : {} });
+      expect({ accept, status: res.status, code: res.body?.error?.code }).toEqual({ accept, status: 401, code: 'unauthenticated' });
+    }
     const key = (await dev.call('POST', '/api-keys', { name: 'k', scopes: ['events:read'] })).body.key;
     expect((await raw('GET', path, { headers: bearer(key) })).status).toBe(403);
   });
@@ -280,7 +254,7 @@ describe('GET /oauth/authorize', () => {
     const user = await signUp(base);
     const app = await createApp(dev);
     for (const res of [
-      await raw('GET', `/oauth/authorize?${query(authParams(app, over))}`, { headers: cookie(user) }),
+      await raw('GET', `/oauth/authorize?${queryOf(authParams(app, over))}`, { headers: cookie(user) }),
       await decide(user, authParams(app, over), 'allow'),
     ]) {
       expect(res.status).toBe(400);
@@ -301,7 +275,7 @@ describe('GET /oauth/authorize', () => {
     const user = await signUp(base);
     const app = await createApp(dev);
     for (const res of [
-      await raw('GET', `/oauth/authorize?${query(authParams(app, over))}`, { headers: cookie(user) }),
+      await raw('GET', `/oauth/authorize?${queryOf(authParams(app, over))}`, { headers: cookie(user) }),
       await decide(user, authParams(app, over), 'allow'),
     ]) {
       const url = redirectedTo(res);
@@ -343,14 +317,27 @@ describe('POST /oauth/authorize', () => {
     expect(redirectedTo(res).searchParams.get('code')).toBeTruthy();
   });
 
-  it('refuses a cookie POST from a foreign origin (CSRF) and issues no code', async () => {
+  it.each([
+    ['a foreign origin', 'https://attacker.example'],
+    // What a browser sends from a page under Referrer-Policy: no-referrer, or from a sandboxed frame.
+    ['Origin: null', 'null'],
+  ])('refuses a cookie POST from %s (CSRF) and issues no code', async (_label, from) => {
     const dev = await signUp(base);
     const user = await signUp(base);
     const app = await createApp(dev);
-    const res = await decide(user, authParams(app), 'allow', { origin: 'https://attacker.example' });
+    const res = await decide(user, authParams(app), 'allow', { origin: from });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('origin_not_allowed');
     expect(res.headers.get('location')).toBeNull();
+    expect(await svc.service.context.store.collection(OAUTH_CODES).find({ clientId: app.clientId })).toEqual([]);
+  });
+
+  it('a cookie POST from the service\'s own origin is let through (the consent page\'s form)', async () => {
+    const dev = await signUp(base);
+    const user = await signUp(base);
+    const app = await createApp(dev);
+    expect(redirectedTo(await decide(user, authParams(app), 'allow', { origin })).searchParams.get('code')).toBeTruthy();
+    expect(await svc.service.context.store.collection(OAUTH_CODES).find({ clientId: app.clientId })).toHaveLength(1);
   });
 
   it.each([['no decision', undefined], ['an unknown decision', 'maybe']])('with %s answers the 400 page and issues no code', async (_label, decision) => {
@@ -392,6 +379,9 @@ describe('POST /oauth/token: authorization_code', () => {
     expect(decoded.header.alg).toBe('HS256');
     const claims = decoded.payload as Record<string, any>;
     expect(claims).toMatchObject({ sub: user.userId, client_id: app.clientId, scope: 'events:read calendars:read' });
+    // The issuer is the one discovery announces (RFC 9068 2.2).
+    const metadata = await request(origin, 'GET', '/.well-known/oauth-authorization-server');
+    expect(claims.iss).toBe(metadata.body.issuer);
     expect(typeof claims.fid).toBe('string');
     expect(typeof claims.jti).toBe('string');
     expect(claims.exp - claims.iat).toBe(900);
@@ -604,7 +594,7 @@ describe('deleting the application', () => {
     expectOAuthError(await refresh(app, tokens.refresh_token), 401, 'invalid_client');
     expectOAuthError(await exchange(app, pending), 401, 'invalid_client');
     expect((await developer.call('GET', '/oauth/applications')).body.applications).toEqual([]);
-    const page = await raw('GET', `/oauth/authorize?${query(authParams(app))}`, { headers: cookie(user) });
+    const page = await raw('GET', `/oauth/authorize?${queryOf(authParams(app))}`, { headers: cookie(user) });
     expect(page.status).toBe(400);
     expect(page.headers.get('location')).toBeNull();
   });
@@ -615,7 +605,7 @@ describe('deleting the application', () => {
 describe('access token verification', () => {
   const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-  it('accepts a token only when signed with HS256 and the configured key; alg none, other algorithms and bad signatures are 401', async () => {
+  it('accepts a token only when signed with HS256 and the configured key and issued here; alg none, other algorithms, bad signatures and other issuers are 401', async () => {
     const { tokens } = await connected('events:read');
     const claims = jwt.decode(tokens.access_token) as Record<string, any>;
     const fresh = { ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 };
@@ -638,6 +628,9 @@ describe('access token verification', () => {
       ['expired', jwt.sign({ ...fresh, iat: fresh.iat - 7200, exp: fresh.iat - 3600 }, JWT_SECRET, { algorithm: 'HS256' })],
       ['an unknown family', jwt.sign({ ...fresh, fid: '00000000-0000-4000-8000-000000000000' }, JWT_SECRET, { algorithm: 'HS256' })],
       ['another issuer', jwt.sign({ ...fresh, iss: 'someone-else' }, JWT_SECRET, { algorithm: 'HS256' })],
+      ['the issuer of another origin', jwt.sign({ ...fresh, iss: 'https://calendar.example' }, JWT_SECRET, { algorithm: 'HS256' })],
+      ['the name tokens carried before the issuer was the origin', jwt.sign({ ...fresh, iss: 'calendar-service' }, JWT_SECRET, { algorithm: 'HS256' })],
+      ['no issuer', jwt.sign({ ...fresh, iss: undefined }, JWT_SECRET, { algorithm: 'HS256' })],
       ['garbage', 'a.b.c'],
     ];
     for (const [label, token] of forged) {

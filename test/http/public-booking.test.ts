@@ -3,6 +3,7 @@
  * in the host's zone, busy time, buffers, notice), booking (201 {booking, manageToken}, an event in the host's
  * calendar), every refusal writing nothing, 20 concurrent bookings of one slot, retries, and the per-address limit.
  */
+import { TimeZone } from '../../contracts/common';
 import { addDays, epochAt, isoWeekday, localDate } from '../../services/time/local-time';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
 import { book, booked, guest, hostWithType, slotsOf, type Host } from '../support/bookings';
@@ -220,6 +221,68 @@ describe('POST /public/{username}/{slug}/bookings', () => {
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect((await host.client.call('GET', '/bookings')).body.bookings).toHaveLength(1);
+  });
+});
+
+describe('the booking pages as served (their behaviour: test/browser/booking-page.test.ts)', () => {
+  const page = async (path: string) => {
+    const res = await fetch(`${svc.service.url}${path}`);
+    return { status: res.status, type: res.headers.get('content-type'), csp: res.headers.get('content-security-policy') ?? '', html: await res.text() };
+  };
+
+  it('serves the type\'s page with a month picker and a zone select, no day paging, and no inline script', async () => {
+    const host = await berlinHost();
+    const res = await page(`/book/${host.username}/intro`);
+    expect([res.status, res.type]).toEqual([200, 'text/html; charset=utf-8']);
+    const scriptSources = /(?:^|;)\s*script-src ([^;]*)/.exec(res.csp)![1];
+    expect(scriptSources).toContain("'self'");
+    expect(scriptSources).not.toContain('unsafe-inline');
+    expect(res.html).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    for (const id of ['prev-month', 'next-month', 'month-days', 'slots']) expect(res.html).toContain(`id="${id}"`);
+    expect(res.html).toContain('<label for="zone">Time zone</label> <select id="zone">');
+    expect(res.html).not.toMatch(/Earlier days|Later days/);
+  });
+
+  it('serves the script with the primary zone of each alias browsers report, and the stylesheet', async () => {
+    const script = await page('/book/assets/booking.js');
+    expect([script.status, script.type]).toEqual([200, 'text/javascript; charset=utf-8']);
+    const primary = JSON.parse(/var PRIMARY_ZONE = (\{.*\});/.exec(script.html)![1]) as Record<string, string>;
+    expect(primary).toMatchObject({ 'Asia/Calcutta': 'Asia/Kolkata', 'Europe/Kiev': 'Europe/Kyiv', 'Asia/Saigon': 'Asia/Ho_Chi_Minh' });
+    expect(primary['Europe/Berlin']).toBeUndefined();
+    // The API takes every primary id the page may send in place of an alias.
+    expect([...new Set(Object.values(primary))].filter((zone) => !TimeZone.safeParse(zone).success)).toEqual([]);
+    const host = await berlinHost();
+    expect((await request(svc.base, 'GET', `${host.page}/slots?days=1&timeZone=Asia/Kolkata`)).status).toBe(200);
+    const css = await page('/book/assets/booking.css');
+    expect([css.status, css.type]).toEqual([200, 'text/css; charset=utf-8']);
+  });
+
+  it('asks before a move: the reschedule page has a hidden Confirm / Back step, and lists no times before it knows the booking', async () => {
+    const res = await page('/booking/00000000-0000-4000-8000-000000000000/reschedule');
+    expect(res.status).toBe(200);
+    expect(res.html).toMatch(/<section id="pick" aria-labelledby="pick-title" hidden>/);
+    expect(res.html).toMatch(/<section id="confirm-move" hidden[^>]*>[\s\S]*id="confirm-move-yes"[^>]*>Confirm<\/button>[\s\S]*id="move-back">Back<\/button>/);
+    expect((await page('/booking/not-a-booking/reschedule')).status).toBe(404);
+  });
+
+  it('gives a cancelled booking\'s guest what the page says: cancelled, no times, and where to book again', async () => {
+    const host = await berlinHost();
+    const { booking, token } = await booked(svc.base, host, berlin(9 * H));
+    expect((await request(svc.base, 'POST', `/public/bookings/${booking.id}/cancel`, undefined, { 'X-Booking-Token': token })).status).toBe(200);
+    const seen = await request(svc.base, 'GET', `/public/bookings/${booking.id}/reschedule?from=${MONDAY}&days=31&timeZone=Asia/Kolkata`, undefined, { 'X-Booking-Token': token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.booking).toMatchObject({ status: 'cancelled', host: { username: host.username }, meetingType: { slug: 'intro' } });
+    expect(seen.body.slots).toEqual([]);
+    expect((await page(`/book/${seen.body.booking.host.username}/${seen.body.booking.meetingType.slug}`)).status).toBe(200);
+  });
+
+  it('answers a whole month of slots in one request (the month view), every slot inside it', async () => {
+    const host = await berlinHost();
+    const res = await request(svc.base, 'GET', `${host.page}/slots?from=${MONDAY}&days=31&timeZone=Asia/Kolkata`);
+    expect(res.status).toBe(200);
+    const dates = res.body.slots.map((s: { date: string }) => s.date);
+    expect(dates.length).toBeGreaterThan(0);
+    expect(dates.every((d: string) => d >= MONDAY && d <= addDays(MONDAY, 30))).toBe(true);
   });
 });
 

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { verifyWebhookSignature } from '../../contracts/webhook-signature';
 import { WEBHOOKS, type WebhookDoc } from '../../services/dispatcher/webhook-store';
 import { Keyring } from '../../services/keyring';
+import { freePort } from '../bench/util';
 import { startReceiver, until, type Receiver } from '../support/receiver';
 import { request, startTestService, type TestService } from '../support/service';
 
@@ -21,11 +22,16 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'calendar-rotation-'));
 jest.setTimeout(120_000);
 
 let receiver: Receiver;
-beforeAll(async () => void (receiver = await startReceiver()));
+// Every run on one port: an OAuth access token is accepted only at the origin that issued it (its `iss`).
+let port = '';
+beforeAll(async () => {
+  receiver = await startReceiver();
+  port = String(await freePort());
+});
 afterAll(() => receiver.close());
 
 async function serve<T>(keys: Record<string, string>, use: (svc: TestService) => Promise<T>): Promise<T> {
-  const svc = await startTestService({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...keys });
+  const svc = await startTestService({ DATA_DIR: dataDir, PORT: port, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...keys });
   try {
     return await use(svc);
   } finally {

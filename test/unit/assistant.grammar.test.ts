@@ -92,7 +92,7 @@ describe('answers in the person\'s zone, whatever the process zone', () => {
   const TASKS: DueTask[] = [{ id: '00000000-0000-4000-8000-0000000000d1', title: 'Pay rent', dueAt: tokyo('2026-03-07', 1200) }];
   const world = worldOver(
     'u', { timeZone: TZ, workingHours: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, startMinute: 540, endMinute: 1020 })), weekStartsOn: 1 },
-    { owner: async () => null, events: async () => EVENTS, routines: async () => [] },
+    { owner: async () => null, events: async () => ({ placed: [], events: EVENTS }), routines: async () => [] },
     {
       event: async (id) => {
         const e = EVENTS.find((x) => x.id === id);

@@ -48,7 +48,14 @@ function run(c: Case) {
     workingHours: c.hours === undefined ? DEFAULT_WORKING_HOURS : c.hours,
     bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now: 0, ...c.rules,
   };
-  const result = availabilityOf({ range, timeZone: c.zone, events: c.events ?? [], routines: c.routines ?? [], rules });
+  const all = c.events ?? [];
+  const input = { range, timeZone: c.zone, routines: c.routines ?? [], rules };
+  const result = availabilityOf({ ...input, events: { placed: [], events: all } });
+  // The same events with the single ones placed, as the busy-time read model hands them over: the same answer.
+  const placed = all.filter((e) => !e.recurrenceRule).map((e) => ({ ...e, start: Date.parse(e.startsAt), end: Date.parse(e.endsAt) }));
+  const asPlaced = availabilityOf({ ...input, events: { placed, events: all.filter((e) => e.recurrenceRule) } });
+  expect(asPlaced.blocked.map(show).sort()).toEqual(result.blocked.map(show).sort());
+  expect(asPlaced.occurrences.map((o) => [o.event.id, show(o)])).toEqual(result.occurrences.map((o) => [o.event.id, show(o)]));
   return { range, result, free: freeWindows(range, result.blocked).map(show), stretches: timeline(range, result.blocked) };
 }
 
@@ -252,7 +259,7 @@ describe('expanding one series object for several windows', () => {
   it('answers each window as a fresh expansion would, in any order and again', () => {
     const weekly = series('2026-03-02T09:00:00Z', '2026-03-02T10:00:00Z', BERLIN, 'FREQ=WEEKLY;BYDAY=MO,TH');
     const starts = (from: string, to: string, ev = weekly) =>
-      expandEvents([ev], { start: Date.parse(from), end: Date.parse(to) }, BERLIN).map((o) => short(o.start));
+      expandEvents({ placed: [], events: [ev] }, { start: Date.parse(from), end: Date.parse(to) }, BERLIN).map((o) => short(o.start));
     const march = ['2026-03-02T09:00', '2026-03-05T09:00', '2026-03-09T09:00', '2026-03-12T09:00'];
     expect(starts('2026-03-01T00:00:00Z', '2026-03-13T00:00:00Z')).toEqual(march);
     expect(starts('2026-04-01T00:00:00Z', '2026-04-07T00:00:00Z')).toEqual(['2026-04-02T08:00', '2026-04-06T08:00']);
@@ -284,7 +291,7 @@ describe('bounds', () => {
     const range = { start: days[0].start, end: days[13].end };
     const hourly = series('2026-03-01T00:00:00Z', '2026-03-01T00:30:00Z', 'UTC', 'FREQ=HOURLY');
     const input = {
-      range, timeZone: BERLIN, events: [hourly], routines: [],
+      range, timeZone: BERLIN, events: { placed: [], events: [hourly] }, routines: [],
       rules: { workingHours: DEFAULT_WORKING_HOURS, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now: 0 },
     };
     expect(availabilityOf({ ...input, budget: { maxEvents: 10, maxOccurrences: 14 * 24 } }).busy).toHaveLength(14 * 24);
@@ -293,7 +300,7 @@ describe('bounds', () => {
 
   it('refuses an empty or overlong range', () => {
     const rules = { workingHours: null, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now: 0 };
-    expect(() => availabilityOf({ range: { start: 10, end: 10 }, timeZone: BERLIN, events: [], routines: [], rules })).toThrow(ApiError);
-    expect(() => availabilityOf({ range: { start: 0, end: 401 * 86_400_000 }, timeZone: BERLIN, events: [], routines: [], rules })).toThrow(ApiError);
+    expect(() => availabilityOf({ range: { start: 10, end: 10 }, timeZone: BERLIN, events: { placed: [], events: [] }, routines: [], rules })).toThrow(ApiError);
+    expect(() => availabilityOf({ range: { start: 0, end: 401 * 86_400_000 }, timeZone: BERLIN, events: { placed: [], events: [] }, routines: [], rules })).toThrow(ApiError);
   });
 });

@@ -1,5 +1,6 @@
-/** The server-rendered consent and error pages of /oauth/authorize. Every interpolated value goes through `escape`. */
+/** The consent page of /oauth/authorize: the application's name and the scopes it asks for, and Allow / Deny. */
 import type { AuthorizeParams } from '../../contracts/oauth';
+import { escape, page } from './pages';
 
 const SCOPE_TEXT: Record<string, string> = {
   'events:read': 'See your events and invitations',
@@ -28,19 +29,6 @@ const SCOPE_TEXT: Record<string, string> = {
   'automations:write': 'Create and change automations',
 };
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
-
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.4rem}li{margin:.3rem 0}code{color:#555}form{display:flex;gap:1rem;margin-top:2rem}
-button{font-size:1rem;padding:.5rem 1.5rem}`;
-
-const page = (title: string, content: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title><style>${STYLE}</style></head><body>
-${content}
-</body></html>`;
-
 export interface ConsentView {
   applicationName: string;
   userName: string;
@@ -66,24 +54,10 @@ ${scopes}
 </ul>
 <form method="post" action="authorize">
 ${hidden}
-<button type="submit" name="decision" value="allow">Allow</button>
+<div class="actions">
+<button type="submit" name="decision" value="allow" class="primary">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button>
+</div>
 </form>`,
   );
-}
-
-export const errorPage = (message: string) =>
-  page('Authorization failed', `<h1>This authorization request cannot be completed</h1>
-<p>${escape(message)}</p>
-<p>The application sent you here with a request that does not match its registration, so you are not sent back to it.</p>`);
-
-/** Headers of both pages: never cached, never framed (clickjacking), no scripts; the form may go to us and on to the client. */
-export function pageHeaders(redirectOrigin: string | null): Record<string, string> {
-  const formAction = ["'self'", redirectOrigin].filter(Boolean).join(' ');
-  return {
-    'Cache-Control': 'no-store',
-    'X-Frame-Options': 'DENY',
-    'Content-Security-Policy':
-      `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
-  };
 }

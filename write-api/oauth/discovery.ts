@@ -3,15 +3,15 @@
  * such as openid-client's `discovery()` find the endpoints. This is OAuth 2.0, not OpenID Connect: no ID tokens, so
  * there is no /.well-known/openid-configuration.
  */
-import type { Request } from 'express';
 import { GRANT_TYPES } from '../../contracts/oauth';
 import { SCOPES } from '../../services/http/access';
 
 export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
 
-/** The issuer is this server's origin as the client reached it (behind a trusted proxy: the forwarded one). */
-export const issuerOf = (req: Request) => `${req.protocol}://${req.get('host')}`;
-
+/**
+ * `issuer`: PUBLIC_URL, or this server's origin as the client reached it (services/http/auth.ts `issuer`); the access
+ * tokens the token endpoint signs carry it as `iss`.
+ */
 export function authorizationServerMetadata(issuer: string, basePath: string) {
   return {
     issuer,

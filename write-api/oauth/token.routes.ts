@@ -30,11 +30,11 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 }
 
 export function tokenRoutes(app: AppContext) {
-  const tokens = async (family: FamilyDoc, scopes: string[]): Promise<Reply> => ({
+  const tokens = async (family: FamilyDoc, scopes: string[], issuer: string): Promise<Reply> => ({
     status: 200,
     headers: NO_STORE,
     body: {
-      access_token: app.oauth.accessTokens.sign(family, scopes),
+      access_token: app.oauth.accessTokens.sign(family, scopes, issuer),
       token_type: 'Bearer',
       expires_in: app.oauth.accessTokens.ttlSeconds,
       refresh_token: await app.oauth.grants.issueRefreshToken(family),
@@ -63,7 +63,7 @@ export function tokenRoutes(app: AppContext) {
         if (!p.code || !p.redirect_uri) return oauthError(400, 'invalid_request', 'code and redirect_uri are required');
         const redeemed = await app.oauth.grants.redeemCode(p.code, application.clientId, p.redirect_uri, p.code_verifier);
         if (!redeemed.ok) return oauthError(400, redeemed.error, redeemed.reason);
-        return tokens(redeemed.value, redeemed.value.scopes);
+        return tokens(redeemed.value, redeemed.value.scopes, input.issuer);
       }
 
       if (p.grant_type === 'refresh_token') {
@@ -71,7 +71,7 @@ export function tokenRoutes(app: AppContext) {
         const requested = [...new Set((p.scope ?? '').split(' ').filter(Boolean))];
         const redeemed = await app.oauth.grants.redeemRefreshToken(p.refresh_token, application.clientId, requested);
         if (!redeemed.ok) return oauthError(400, redeemed.error, redeemed.reason);
-        return tokens(redeemed.value, requested.length ? requested : redeemed.value.scopes);
+        return tokens(redeemed.value, requested.length ? requested : redeemed.value.scopes, input.issuer);
       }
 
       return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');

@@ -39,17 +39,33 @@ ${main}
 `;
 }
 
-const picker = (title: string) => `<section id="pick" aria-labelledby="pick-title">
+/** The month with its free days, then the chosen day's times (script/month.script.ts fills them in). */
+const picker = (title: string, hidden: boolean) => `<section id="pick" aria-labelledby="pick-title"${hidden ? ' hidden' : ''}>
 <h2 id="pick-title">${title}</h2>
-<p>Times are shown in your time zone, <strong id="zone-name"></strong>.</p>
-<div class="days-nav"><button type="button" id="earlier">Earlier days</button> <button type="button" id="later">Later days</button></div>
-<div id="slots"></div>
+<p class="zone"><label for="zone">Time zone</label> <select id="zone"></select></p>
+<div class="picker">
+<div class="month">
+<div class="month-nav"><button type="button" id="prev-month" aria-label="Previous month">‹</button><h3 id="month-title"></h3><button type="button" id="next-month" aria-label="Next month">›</button></div>
+<table class="month-grid" aria-labelledby="month-title"><thead><tr id="weekdays"></tr></thead><tbody id="month-days"></tbody></table>
+</div>
+<div class="times">
+<h3 id="day-title"></h3>
+<ul id="slots" aria-labelledby="day-title"></ul>
+</div>
+</div>
 </section>`;
 
 const confirmation = `<section id="done" hidden tabindex="-1" aria-labelledby="done-title">
 <h2 id="done-title">Booked</h2>
 <p id="done-text"></p>
-<p><a id="reschedule-link" href="#">Move to another time</a> · <a id="cancel-link" href="#">Cancel</a></p>
+<p class="actions" id="manage-links"><a id="reschedule-link" href="#">Move to another time</a> <a id="cancel-link" href="#">Cancel</a></p>
+<p class="actions"><a id="book-again" href="#" hidden>Book a new time</a></p>
+</section>`;
+
+/** A move waits for the guest's yes, as a cancellation does. */
+const confirmMove = `<section id="confirm-move" hidden tabindex="-1" aria-labelledby="confirm-move-title">
+<h2 id="confirm-move-title"></h2>
+<p class="actions"><button type="button" id="confirm-move-yes" class="primary">Confirm</button> <button type="button" id="move-back">Back</button></p>
 </section>`;
 
 export function bookPageHtml(view: ReturnType<typeof publicTypeView>): string {
@@ -58,14 +74,14 @@ export function bookPageHtml(view: ReturnType<typeof publicTypeView>): string {
   return layout(title, { page: 'book', username: view.host.username, slug: t.slug }, `<h1>${escape(t.name)}</h1>
 <p class="meta">with ${escape(view.host.name)} · ${t.durationMinutes} minutes${t.location ? ` · ${escape(t.location)}` : ''}</p>
 ${t.description ? `<p class="description">${escape(t.description)}</p>` : ''}
-${picker('Pick a time')}
+${picker('Pick a time', false)}
 <form id="details" hidden aria-labelledby="details-title">
 <h2 id="details-title">Your details</h2>
 <p id="chosen"></p>
 <p><label for="name">Name</label><input id="name" name="name" required maxlength="200" autocomplete="name"></p>
 <p><label for="email">Email</label><input id="email" name="email" type="email" required maxlength="254" autocomplete="email"></p>
 <p><label for="note">Anything to share beforehand? (optional)</label><textarea id="note" name="note" maxlength="2000" rows="3"></textarea></p>
-<p><button type="submit" id="book">Book</button> <button type="button" id="back">Choose another time</button></p>
+<p class="actions"><button type="submit" id="book" class="primary">Book</button> <button type="button" id="back">Choose another time</button></p>
 </form>
 ${confirmation}`);
 }
@@ -73,8 +89,8 @@ ${confirmation}`);
 export function managePageHtml(kind: 'cancel' | 'reschedule', bookingId: string): string {
   const heading = kind === 'cancel' ? 'Cancel your booking' : 'Move your booking';
   const action = kind === 'cancel'
-    ? '<p><button type="button" id="confirm-cancel" hidden>Cancel this booking</button></p>'
-    : picker('Pick a new time');
+    ? '<p class="actions"><button type="button" id="confirm-cancel" class="primary" hidden>Cancel this booking</button></p>'
+    : `${picker('Pick a new time', true)}\n${confirmMove}`;
   return layout(heading, { page: kind, id: bookingId }, `<h1>${heading}</h1>
 <p id="booking"></p>
 ${action}
