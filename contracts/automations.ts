@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { DateTime, documentedAs, ErrorEnvelope, IdParams, NonBlankText, Uuid } from './common';
+import { FreeFormObject } from './free-form';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -83,11 +84,14 @@ export const TriggerInput = z
   })
   .meta({ id: 'AutomationTriggerInput', examples: [{ type: 'task.completed', filters: { 'data.projectId': PROJECT } }] });
 
-const ActionConfig = z
-  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a field name (letters, digits, _)'), z.unknown())
-  .refine((c) => Object.keys(c).length <= AUTOMATION_LIMITS.configFields, `at most ${AUTOMATION_LIMITS.configFields} fields`)
-  .describe('By kind: `create_task` {title, dueInDays?}; `create_event` {title, startsInMinutes, durationMinutes}; '
-    + '`send_notification` {title, body?}; `call_webhook` {url}');
+const ActionConfig = FreeFormObject(
+  'By kind: `create_task` {title, dueInDays?}; `create_event` {title, startsInMinutes, durationMinutes}; '
+    + '`send_notification` {title, body?}; `call_webhook` {url}',
+  {
+    key: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a field name (letters, digits, _)'),
+    maxKeys: AUTOMATION_LIMITS.configFields,
+  },
+);
 
 export const ActionInput = z
   .strictObject({

@@ -1,6 +1,7 @@
 /** Bug reports people send from the apps: each person sees only their own. */
 import { z } from 'zod';
 import { DateTime, NonBlankText, Uuid } from './common';
+import { FreeFormObject } from './free-form';
 import { NextPageToken, PageQuery } from './paging';
 import { op } from './operation';
 
@@ -16,12 +17,10 @@ const example = {
   createdAt: '2026-11-23T10:15:00.000Z',
 };
 
-const Diagnostics = z
-  .record(z.string().max(100), z.unknown())
-  .refine((d) => Buffer.byteLength(JSON.stringify(d)) <= MAX_DIAGNOSTICS_BYTES, {
-    message: `must be at most ${MAX_DIAGNOSTICS_BYTES} bytes as JSON`,
-  })
-  .describe(`Any JSON object the app attaches (versions, settings, recent errors), at most ${MAX_DIAGNOSTICS_BYTES} bytes as JSON`);
+const Diagnostics = FreeFormObject('Any JSON object the app attaches (versions, settings, recent errors)', {
+  key: z.string().max(100),
+  maxBytes: MAX_DIAGNOSTICS_BYTES,
+});
 
 export const BugReport = z
   .object({

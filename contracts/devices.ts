@@ -30,32 +30,41 @@ export function parseWebPushToken(token: string): WebPushSubscription | null {
   }
 }
 
-const NativeToken = /^[\x21-\x7e]{8,4096}$/;
+/** Longest push token taken, whatever the platform (a PushSubscription's JSON fits: its endpoint is at most 2,000). */
+export const MAX_PUSH_TOKEN_LENGTH = 4096;
 
-const PUSH_TOKEN = 'ios: the APNs device token; android: the FCM registration token; web: `JSON.stringify(pushSubscription)` '
-  + '(endpoint plus keys.p256dh and keys.auth). Registering the same token again updates that device.';
+/** Printable: no control characters (C0, DEL, C1), and not blank. */
+const PRINTABLE = /^(?=.*\S)[^\x00-\x1f\x7f-\x9f]+$/;
+const PushTokenText = z.string().min(1).max(MAX_PUSH_TOKEN_LENGTH).regex(PRINTABLE, 'must be printable characters, not blank');
+
+/** A web token that opens a JSON object is meant as a PushSubscription, and must be one; any other is opaque. */
+export const looksLikeSubscription = (token: string) => token.trimStart().startsWith('{');
+
+const PUSH_TOKEN = `Any printable token of 1 to ${MAX_PUSH_TOKEN_LENGTH} characters, as the platform hands it over: ios the APNs `
+  + 'device token, android the FCM registration token (both delivered through the push gateway); web either '
+  + '`JSON.stringify(pushSubscription)` (endpoint plus keys.p256dh and keys.auth, delivered by Web Push) or an opaque token '
+  + '(an FCM web token, delivered through the gateway). Registering the same token again updates the caller\'s device; '
+  + 'a token another user holds is 409 `push_token_taken`.';
 const WEB_PUSH_TOKEN_EXAMPLE = JSON.stringify({
   endpoint: 'https://push.example.net/send/d8f1c2b3a4',
   keys: { p256dh: 'BMCC6i3FG0upUsk5IyNwdiIToL8somA7j_7OAtqy479eWRmMONz615TxQxc-6qwVhz6irmxZnhn6TSajE0c_4UY', auth: 'f4Bb0WOs3qymHhm4kzQ4ww' },
 });
+const OPAQUE_WEB_TOKEN_EXAMPLE = 'eXaMpLe-FcM:APA91bF1x2y3z4w5v6u7t8s9r0qPONMLKJIHGFEDCBA';
 const deviceFields = {
   platform: Platform,
   name: NonBlankText(200).nullable().optional(),
-  pushToken: z.string().max(8_192).nullable().optional().describe(PUSH_TOKEN),
+  pushToken: PushTokenText.nullable().optional().describe(PUSH_TOKEN),
 };
 
 export const RegisterDeviceBody = documentedAs(
   z
     .object(deviceFields)
     .superRefine((b, ctx) => {
-      if (b.pushToken == null) return;
-      const ok = b.platform === 'web' ? parseWebPushToken(b.pushToken) !== null : NativeToken.test(b.pushToken);
-      if (!ok) {
+      if (b.platform !== 'web' || b.pushToken == null || !looksLikeSubscription(b.pushToken)) return;
+      if (parseWebPushToken(b.pushToken) === null) {
         ctx.addIssue({
           code: 'custom', path: ['pushToken'],
-          message: b.platform === 'web'
-            ? 'must be the JSON of a PushSubscription: {"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}'
-            : 'must be 8 to 4096 printable characters without spaces',
+          message: 'a web token in JSON must be a PushSubscription: {"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}',
         });
       }
     })
@@ -63,18 +72,15 @@ export const RegisterDeviceBody = documentedAs(
       id: 'RegisterDeviceBody',
       examples: [{ platform: 'ios', name: 'Ana\'s iPhone', pushToken: '740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad' }],
     }),
-  // Published by platform: a native token's shape is a pattern; a web token is a PushSubscription's JSON.
+  // Published by platform: a native token is any printable text; a web token in JSON must be a PushSubscription.
   z.union([
-    z.object({
-      ...deviceFields,
-      platform: z.enum(['ios', 'android']),
-      pushToken: z.string().regex(NativeToken).nullable().optional().describe(PUSH_TOKEN),
-    }),
+    z.object({ ...deviceFields, platform: z.enum(['ios', 'android']) }),
     z.object({
       ...deviceFields,
       platform: z.literal('web'),
-      pushToken: z.string().max(8_192).nullable().optional()
-        .meta(checkedByServer(`${PUSH_TOKEN} Must parse as {"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}.`, [WEB_PUSH_TOKEN_EXAMPLE])),
+      pushToken: PushTokenText.nullable().optional()
+        .meta(checkedByServer(`${PUSH_TOKEN} A token starting with \`{\` must parse as {"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}.`,
+          [WEB_PUSH_TOKEN_EXAMPLE, OPAQUE_WEB_TOKEN_EXAMPLE])),
     }),
   ]),
 );
@@ -87,7 +93,7 @@ export const DeviceRecord = z.object({
   platform: Platform,
   name: z.string().nullable(),
   pushToken: z.string().nullable(),
-  /** Hash of (user, token identity): names the claim stream that keeps the token on one device. */
+  /** Hash of the token's identity: names the claim stream that keeps the token on one device of one user. */
   tokenKey: z.string().nullable(),
   createdAt: DateTime,
   updatedAt: DateTime,
@@ -203,11 +209,18 @@ export const deviceOperations = [
   }),
   op({
     method: 'post', path: '/devices', tag: 'Devices', summary: 'Register a device for push',
-    description: 'A push token the caller already registered updates that device (200) instead of creating another.',
+    description: 'A push token the caller already registered updates that device (200) instead of creating another. '
+      + 'A token is held by one user at a time: while another user\'s device holds it, 409 `push_token_taken` (that '
+      + 'user removes the device to let it go).',
     body: RegisterDeviceBody,
     responses: {
       201: { description: 'Registered', schema: DeviceResponse },
       200: { description: 'The device with this push token, updated', schema: DeviceResponse },
+      409: {
+        description: 'Another user\'s device holds this push token (`push_token_taken`); or it is being registered and '
+          + 'removed at once (`device_busy`: try again)',
+        schema: ErrorEnvelope,
+      },
     },
   }),
   op({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkWorkingHoursPreference } from './availability';
 import { checkDefaultRemindersPreference } from './reminders';
 import { DateTime, NonBlankText, TimeZone, Uuid } from './common';
+import { FreeFormObject } from './free-form';
 import * as examples from './examples';
 import { Goal } from './goals';
 import { op } from './operation';
@@ -42,12 +43,11 @@ export const UpdateProfileBody = z
     timeZone: TimeZone,
     weekStartsOn: z.number().int().min(0).max(6),
     enabledModules: z.record(ModuleName, z.boolean()).refine((m) => Object.keys(m).length <= 50, 'at most 50 modules'),
-    preferences: z
-      .record(z.string().min(1).max(64), z.unknown())
-      .refine((p) => Object.keys(p).length <= 100, 'at most 100 keys')
-      .refine((p) => JSON.stringify(p).length <= 16_384, 'at most 16 KB of JSON')
-      .superRefine(checkWorkingHoursPreference)
-      .superRefine(checkDefaultRemindersPreference),
+    preferences: FreeFormObject('Settings the apps keep (`workingHours`, `defaultReminders`, anything else)', {
+      key: z.string().min(1).max(64),
+      maxKeys: 100,
+      maxBytes: 16_384,
+    }).superRefine(checkWorkingHoursPreference).superRefine(checkDefaultRemindersPreference),
     username: Username,
   })
   .partial()

@@ -112,6 +112,10 @@ const Notes = z.string().max(10_000).nullable();
 const Estimate = z.number().int().min(0).max(10_080).nullable().describe('Minutes, at most a week');
 const ProjectName = NonBlankText(200);
 
+/** Who a task may be given to (write-api/tasks/tasks.decider.ts). */
+const ASSIGNEE_RULE = 'Someone who shares something with the owner: a Space (an organization) or the task\'s project '
+  + '(one of its People, the assignee of another of its tasks); or the owner. Anyone else: 404, as for an unknown id';
+
 export const CreateTaskBody = z
   .object({
     title: Title,
@@ -121,7 +125,7 @@ export const CreateTaskBody = z
     dueAt: DateTime.nullable().optional(),
     estimateMinutes: Estimate.optional(),
     priority: TaskPriority.optional().describe('Default `normal`'),
-    assigneeId: Uuid.nullable().optional().describe('An existing user (400 otherwise); emits task.assigned'),
+    assigneeId: Uuid.nullable().optional().describe(`${ASSIGNEE_RULE}; emits task.assigned`),
   })
   .meta({
     id: 'CreateTaskBody',
@@ -139,7 +143,7 @@ export const UpdateTaskBody = z
     dueAt: DateTime.nullable(),
     estimateMinutes: Estimate,
     priority: TaskPriority,
-    assigneeId: Uuid.nullable(),
+    assigneeId: Uuid.nullable().describe(`${ASSIGNEE_RULE}. Only the owner reassigns`),
     status: TaskStatus,
     beforeId: Uuid.describe('Place the task right before this task of its (new) list'),
     afterId: Uuid.describe('Place the task right after this task of its (new) list'),

@@ -6,7 +6,7 @@ import type { DomainEventData } from '../contracts/domain-events';
 import type { Routine } from '../contracts/routines';
 import type { RecordedEvent } from '../services/eventstore/event-store.port';
 import type { Doc } from '../services/readstore/read-store.port';
-import { dayKey, emptyDay, type RoutineDay } from '../write-api/routines/routines.decider';
+import { dayKey, emptyDay, type RoutineDay } from '../services/rules/routine-days';
 import { projection, type ProjectionDocs } from './projection';
 
 export const ROUTINES = 'routines';

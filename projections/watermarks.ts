@@ -56,6 +56,17 @@ export class Watermarks {
     return (cp?.position as number | undefined) ?? 0;
   }
 
+  /** The least position the named projections have reached; null when none is followed yet (see waitFor). */
+  async reached(names: readonly string[]): Promise<number | null> {
+    let least: number | null = null;
+    for (const name of names) {
+      if (this.inProcess && !this.local.has(name)) continue;
+      const position = await this.position(name);
+      least = least === null ? position : Math.min(least, position);
+    }
+    return least;
+  }
+
   /** Resolves true once every named projection reached `position`, false after the timeout. */
   async waitFor(names: readonly string[], position: number, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;

@@ -57,7 +57,10 @@ const Config = z.object({
   /** Threads for large availability answers (0: none), and the events and occurrences that make an answer large. */
   HEAVY_READ_THREADS: z.coerce.number().int().min(0).max(16).default(Math.max(1, Math.min(2, availableParallelism() - 1))),
   HEAVY_READ_OFFLOAD_ITEMS: z.coerce.number().int().min(0).default(5000),
-  /** Failed sign-ins (per email and per address, 15 min window) before each attempt is delayed, and before 429. */
+  /**
+   * Failed sign-ins of one email from one address (15 min window) before each attempt is delayed, and before 429;
+   * an address alone may fail a hundred times as often (services/http/login-throttle.ts).
+   */
   LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(20),
   /** Bearer token for the operator endpoints under /admin; they answer 404 while it is unset. */

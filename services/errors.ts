@@ -31,3 +31,22 @@ export class StoreUnavailable extends Error {
     super(`${store}: ${reason}`);
   }
 }
+
+/** Errors a store's disk being full shows as, whichever engine: checked on an error and its causes. */
+const FULL_CODES = new Set<unknown>(['SQLITE_FULL', 'ENOSPC', 14031 /* MongoDB OutOfDiskSpace */, 'OutOfDiskSpace']);
+const FULL_TEXT = /No space left on device|ENOSPC|SQLITE_FULL|database or disk is full|OutOfDiskSpace/i;
+
+/**
+ * Whether a write failed for want of disk space: SQLite's SQLITE_FULL, the system's ENOSPC, MongoDB's OutOfDiskSpace,
+ * or an engine's message saying so (EventStoreDB and FerretDB pass the system's on). The one place that knows.
+ */
+export function isStorageFull(err: unknown): boolean {
+  let at: unknown = err;
+  for (let depth = 0; depth < 5 && typeof at === 'object' && at !== null; depth++) {
+    const e = at as { code?: unknown; codeName?: unknown; message?: unknown; cause?: unknown };
+    if (FULL_CODES.has(e.code) || FULL_CODES.has(e.codeName)) return true;
+    if (typeof e.message === 'string' && FULL_TEXT.test(e.message)) return true;
+    at = e.cause;
+  }
+  return false;
+}

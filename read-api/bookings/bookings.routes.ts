@@ -7,7 +7,7 @@ import type { PageQuery } from '../../contracts/paging';
 import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
-import { tokenMatches, tokenOf } from '../../write-api/bookings/manage-token';
+import { tokenMatches, tokenOf } from '../../services/rules/manage-token';
 import { readModelSources } from '../availability/sources';
 import { routineBlocks } from '../routines/routines.queries';
 import {

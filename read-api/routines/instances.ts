@@ -1,6 +1,6 @@
 import type { Routine, RoutineInstance, RoutinePeriod } from '../../contracts/routines';
 import type { RoutineBlock } from '../../services/availability/types';
-import type { RoutineDay } from '../../write-api/routines/routines.decider';
+import type { RoutineDay } from '../../services/rules/routine-days';
 
 /** A routine period on one date as other slices plan around it: the availability engine's input. */
 export type { RoutineBlock };

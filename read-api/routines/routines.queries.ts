@@ -4,7 +4,7 @@ import { publicView, type ReadModels } from '../../projections/read-models';
 import { ROUTINES, type RoutineDayDoc, type RoutineDoc } from '../../projections/routines.projection';
 import { invalid } from '../../services/errors';
 import { addDays, dayClock, daysBetween, localDate } from '../../services/time/local-time';
-import { dayKey, occursOn } from '../../write-api/routines/routines.decider';
+import { dayKey, occursOn } from '../../services/rules/routine-days';
 import { userById } from '../profile/users.queries';
 import { pageOf } from '../shared/paging';
 import type { RoutineBlock } from '../../services/availability/types';

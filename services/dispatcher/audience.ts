@@ -3,9 +3,18 @@
  * automations): the users in its audience, and the payload a receiver gets.
  */
 import type { Audience, Produced } from '../../contracts/webhook-catalogue';
+import type { ReadModels } from '../../projections/read-models';
 import { SCHEDULE } from '../../projections/schedule.projection';
-import type { AppContext } from '../app-context';
+import type { Watermarks } from '../../projections/watermarks';
+import type { Config } from '../config';
 import type { RecordedEvent } from '../eventstore/event-store.port';
+
+/** What finding an audience reads (the app context has it all). */
+export interface AudienceSources {
+  watermarks: Watermarks;
+  readModels: ReadModels;
+  config: Pick<Config, 'MIN_POSITION_WAIT_MS'>;
+}
 
 export interface DeliveredPayload {
   id: string;
@@ -20,7 +29,7 @@ export interface DeliveredPayload {
  * event: while it lags this throws, so the consumer leaves the message uncommitted and the bus hands it again later
  * (a delivery or a run waits for the read model, and is never dropped).
  */
-export async function audienceMembers(app: AppContext, audience: Audience, position: number): Promise<string[]> {
+export async function audienceMembers(app: AudienceSources, audience: Audience, position: number): Promise<string[]> {
   if ('userIds' in audience) return [...new Set(audience.userIds)];
   if (!(await app.watermarks.waitFor([SCHEDULE], position, app.config.MIN_POSITION_WAIT_MS))) {
     throw new Error(`the ${SCHEDULE} projection has not reached position ${position} yet; the Space's members are not known`);

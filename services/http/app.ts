@@ -71,6 +71,8 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     auth,
     idempotency: new Idempotency(app.store, app.serverKeys, (commandId, run) => app.commands.recovering(commandId, run)),
     waitForPosition: (p: number) => app.watermarks.waitFor(app.projectionNames, p, app.config.MIN_POSITION_WAIT_MS),
+    headPosition: () => app.events.headPosition(),
+    readPosition: () => app.watermarks.reached(app.projectionNames),
     writeWaitsForProjection: app.config.WRITE_WAITS_FOR_PROJECTION,
     fairShare: new FairShare({
       perCaller: app.config.HEAVY_READS_PER_CALLER, total: app.config.HEAVY_READS_TOTAL,

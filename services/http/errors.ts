@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, StoreUnavailable } from '../errors';
+import { ApiError, isStorageFull, StoreUnavailable } from '../errors';
 
 /** How soon a client may try again when a store is unreachable. */
 const UNAVAILABLE_RETRY_AFTER_S = 5;
@@ -20,7 +20,10 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   let api: ApiError;
   if (err instanceof ApiError) api = err;
   else if (isBodyParserError(err)) api = bodyParserError(err);
-  else if (err instanceof StoreUnavailable) {
+  else if (isStorageFull(err)) {
+    log?.warn({ err }, 'storage full');
+    api = new ApiError(507, 'insufficient_storage', 'The service\'s storage is full; try again later');
+  } else if (err instanceof StoreUnavailable) {
     log?.warn({ err }, 'store unavailable');
     api = new ApiError(503, 'store_unavailable', `The service cannot use ${err.store} right now; try again shortly`);
   } else {

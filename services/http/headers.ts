@@ -9,6 +9,7 @@ export const IF_MATCH = 'If-Match';
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 export const MIN_POSITION = 'X-Calendar-Min-Position';
 export const POSITION = 'X-Calendar-Position';
+export const STALE = 'X-Calendar-Stale';
 export const REQUEST_ID = 'X-Request-Id';
 export const ETAG = 'ETag';
 
@@ -31,15 +32,21 @@ export const REQUEST_HEADERS: RequestHeader[] = [
   },
   {
     name: IDEMPOTENCY_KEY,
-    description: 'A repeat by the same credential within 24 h with the same body gets the first answer and writes nothing; ' +
-      'with another body, 409 `idempotency_key_reused`.',
+    description: 'A repeat by the same credential (without one: from the same address) to the same method and path ' +
+      '(its parameters included, so one key never answers for another resource) within 24 h with the same body gets the ' +
+      'first answer and writes nothing; with another body, 409 `idempotency_key_reused`.',
     schema: { type: 'string', minLength: 1, maxLength: 255, examples: ['7f0c9a3e-2d4b-4c1e-9f6a-1b2c3d4e5f60'] },
     applies: (op) => op.method === 'post',
   },
   {
     name: MIN_POSITION,
-    description: 'Wait (bounded) until the read models have reached this log position (an earlier `X-Calendar-Position`).',
-    schema: { type: 'string', pattern: '^[0-9]{1,16}$', examples: ['42'] },
+    description: 'Wait (bounded, 5 s by default) until the read models have reached this log position (an earlier ' +
+      '`X-Calendar-Position`). A position past the end of the log is refused at once: 400 `position_beyond_log`. ' +
+      'The answer carries `X-Calendar-Position` (the position it reflects) and, when the wait ran out first, ' +
+      '`X-Calendar-Stale: true`.',
+    // Only the log knows which positions exist: `x-checked-by-server` tells test tools to send the example (one
+    // the log has reached as soon as anyone signed up) in cases meant to be valid.
+    schema: { type: 'string', pattern: '^[0-9]{1,16}$', examples: ['1'], 'x-checked-by-server': true },
     applies: (op) => op.method === 'get',
   },
 ];
@@ -68,11 +75,20 @@ export const RESPONSE_HEADERS: ResponseHeader[] = [
   },
   {
     name: POSITION,
-    description: 'Log position of the last event this write appended (absent when it appended none); pass it as ' +
-      '`X-Calendar-Min-Position` to read your own write.',
+    description: 'On a write: the log position of the last event it appended (absent when it appended none); pass it ' +
+      'as `X-Calendar-Min-Position` to read your own write. On a read sent with `X-Calendar-Min-Position`: the log ' +
+      'position the read models had reached when it was read, at least the one asked for unless `X-Calendar-Stale`.',
     schema: { type: 'string', pattern: '^[0-9]+$' },
     required: false,
-    applies: (op, status) => op.method !== 'get' && isSuccess(status),
+    applies: (_op, status) => isSuccess(status),
+  },
+  {
+    name: STALE,
+    description: '`true` when the read models did not reach `X-Calendar-Min-Position` within the bound: the answer ' +
+      'reflects the older `X-Calendar-Position`. Absent when they did, or when no position was asked for.',
+    schema: { type: 'string', enum: ['true'] },
+    required: false,
+    applies: (op, status) => op.method === 'get' && isSuccess(status),
   },
   {
     name: 'Location',

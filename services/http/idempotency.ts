@@ -1,5 +1,6 @@
 /**
- * Idempotency-Key on POST: a repeat by the same credential within 24 h with the same body gets the first answer
+ * Idempotency-Key on POST: a repeat by the same credential (anonymous callers: the same address) to the same method
+ * and path within 24 h with the same body gets the first answer
  * and writes nothing; with another body, 409 idempotency_key_reused. The command id (and so the event ids) derive
  * from the key, so even a repeat after a crash between append and answer appends nothing twice.
  *
@@ -13,7 +14,7 @@ import { deterministicUuid, newId, sha256 } from '../ids';
 import type { Keyring, Sealer } from '../keyring';
 import type { Collection, ReadStore } from '../readstore/read-store.port';
 import { errorBody } from './errors';
-import type { Reply } from './route';
+import type { Reply } from './reply';
 
 const TTL_MS = 24 * 3_600_000;
 export const LEASE_MS = 10_000;
@@ -60,6 +61,7 @@ export class Idempotency {
   async run(
     /** Whose key space: the credential, or for anonymous calls the client address (callers never share one). */
     owner: string,
+    /** The method and concrete path (`POST /bookings/<id>/cancel`): one key never answers for another resource. */
     route: string,
     key: string,
     body: unknown,

@@ -26,12 +26,14 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 /** What any operation may answer, found by the machinery before (or around) the handler. */
 const COMMON_FAILURES: Record<string, string> = {
-  400: 'Invalid request (`invalid_request`, with `details.issues`)',
+  400: 'Invalid request (`invalid_request`, with `details.issues`); `position_beyond_log` for an ' +
+    '`X-Calendar-Min-Position` past the end of the log',
   401: 'No valid credential (`unauthenticated`)',
   403: 'Not allowed with this credential (`insufficient_scope`, `session_required`)',
   414: 'URL longer than 8 KB (`uri_too_long`)',
   429: 'Too many requests (`rate_limited`)',
   503: 'A store the service needs cannot be reached or is too busy (`store_unavailable`); retry after `Retry-After`',
+  507: 'The service\'s storage is full (`insufficient_storage`); try again later (a write retried with its Idempotency-Key is made once)',
   default: 'Error',
 };
 /** Expensive operations share the machine fairly (services/http/fair-share.ts). */
@@ -166,7 +168,8 @@ export function buildOpenApi(operations: Operation[], serverUrl = '/api/v1') {
       license: API_LICENSE,
       description:
         'Versioned REST API (v1 in the path). Writes answer with X-Calendar-Position; a read with ' +
-        'X-Calendar-Min-Position waits until the read model has reached it. Every POST accepts Idempotency-Key. ' +
+        'X-Calendar-Min-Position waits (bounded) until the read model has reached it, and says X-Calendar-Stale ' +
+        'when it did not in time. Every POST accepts Idempotency-Key. ' +
         'Resources with a version answer with an ETag, and their PATCH and DELETE honour If-Match.',
     },
     servers: [{ url: serverUrl }],

@@ -1,14 +1,17 @@
 /**
- * /readyz of a process: can each store be reached (each probe bounded in time), and is the work of each role behind
- * (projections, relay, dispatcher, automations, read from the state they share). Every problem is one line naming
+ * /readyz of a process: can each store be reached and written (each probe bounded in time; the disk of the embedded
+ * stores must have room for a write), and is the work of each role behind (projections, relay, dispatcher,
+ * automations, read from the state they share). Every problem is one line naming
  * the store or the role. What makes the process not ready (503) depends on its roles: the api needs the event store,
  * the read store and projections that keep up; a bus that cannot be reached, or a relay, dispatcher or automations
  * runner that lags, only delays reactions, so the api stays ready and says `degraded`. A role without HTTP traffic
  * (METRICS_PORT) is not ready when anything it needs or does is wrong.
  */
+import { statfs } from 'node:fs/promises';
 import { projectionHealth, readinessProblems, type HealthSources, type ProjectionHealth } from '../../projections/health';
 import type { Bus } from '../bus/bus.port';
 import type { Config } from '../config';
+import { isStorageFull } from '../errors';
 import { withTimeout } from '../timeout';
 import { deliveryQueue, relayHealth, runQueue } from './role-health';
 
@@ -27,14 +30,21 @@ const NEEDS: Record<Role, readonly Part[]> = {
   automations: ['event store', 'read store', 'bus', 'automations'],
 };
 
+/**
+ * Free space the embedded stores' disk must have to take a write: the largest request (a 1 MB body) in the log and in
+ * the read models, each in its WAL and then its file.
+ */
+export const MIN_FREE_BYTES = 4 * 2 ** 20;
+
 export interface ReadinessSources extends HealthSources {
   bus: Bus;
-  config: Pick<Config, 'READY_MAX_LAG_SECONDS'>;
+  /** Without DATA_DIR (a check of other parts) the embedded stores' disk is not looked at. */
+  config: Pick<Config, 'READY_MAX_LAG_SECONDS'> & Partial<Pick<Config, 'DATA_DIR' | 'EVENTSTORE_URL' | 'MONGO_URL' | 'KAFKA_BROKERS'>>;
 }
 
 export interface Readiness {
   status: 'ready' | 'degraded' | 'not_ready';
-  /** Per store: `ok`, or why it cannot be reached. */
+  /** Per store: `ok`, or why it cannot be reached (`unreachable: …`) or written (`cannot write: …`). */
   stores: Record<Store, string>;
   /** Per role whose work is checked: `ok`, or how far behind it is. */
   roles: Partial<Record<Exclude<Role, 'api'>, string>>;
@@ -51,17 +61,32 @@ async function probe(work: () => Promise<unknown>, what: string): Promise<string
     await withTimeout(work(), PROBE_TIMEOUT_MS, what);
     return 'ok';
   } catch (err) {
-    return `unreachable: ${reason(err)}`;
+    return `${isStorageFull(err) ? 'cannot write' : 'unreachable'}: ${reason(err)}`;
   }
+}
+
+/** Why the disk under DATA_DIR cannot take a write now, or null. */
+async function diskFull(dir: string): Promise<string | null> {
+  const { bavail, bsize } = await withTimeout(statfs(dir), PROBE_TIMEOUT_MS, 'DATA_DIR');
+  const free = bavail * bsize;
+  return free < MIN_FREE_BYTES ? `cannot write: ${free} bytes free under DATA_DIR (${MIN_FREE_BYTES} needed)` : null;
 }
 
 const probeStores = async (s: ReadinessSources): Promise<Record<Store, string>> => {
   const [events, read, bus] = await Promise.all([
     probe(() => s.events.headPosition(), 'the event store'),
-    probe(() => s.store.collection('_settings').get('readiness-probe'), 'the read store'),
+    // A write: a store that answers but cannot write (MongoDB out of disk space) is not ready either.
+    probe(() => s.store.collection('_settings').put({ _id: 'readiness-probe', at: Date.now() }), 'the read store'),
     probe(() => s.bus.ping?.() ?? Promise.resolve(), 'the bus'),
   ]);
-  return { 'event store': events, 'read store': read, bus };
+  const stores: Record<Store, string> = { 'event store': events, 'read store': read, bus };
+  const { DATA_DIR, EVENTSTORE_URL, MONGO_URL, KAFKA_BROKERS } = s.config;
+  if (DATA_DIR === undefined) return stores;
+  // The stores without a URL of their own keep their files there: a full disk stops all of them.
+  const full = await diskFull(DATA_DIR).catch((err: unknown) => `cannot write: ${reason(err)}`);
+  const embedded: Array<[Store, string | undefined]> = [['event store', EVENTSTORE_URL], ['read store', MONGO_URL], ['bus', KAFKA_BROKERS]];
+  for (const [store, url] of embedded) if (full && !url && stores[store] === 'ok') stores[store] = full;
+  return stores;
 };
 
 /** How far behind the work of a role is: one line per problem, none when it keeps up. */

@@ -8,6 +8,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, tooDeepAt } from '../../contracts/free-form';
 import type { Operation } from '../../contracts/operation';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
@@ -18,22 +19,12 @@ import { fieldOrderIssues } from './field-order';
 import { errorBody } from './errors';
 import { etagOfAnswer } from './etag';
 import type { FairShare } from './fair-share';
-import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION } from './headers';
+import { ETAG, IDEMPOTENCY_KEY, MIN_POSITION, POSITION, STALE } from './headers';
 import type { Idempotency } from './idempotency';
 import type { Principal } from './principal';
+import type { Reply } from './reply';
 
-export interface Reply {
-  status: number;
-  body?: unknown;
-  /** A body already serialized to JSON (cached answers), sent as is instead of `body`; pieces one after another. */
-  json?: Buffer | readonly Buffer[];
-  /** An HTML page (the OAuth consent page), sent as text/html instead of `body`. */
-  html?: string;
-  headers?: Record<string, string>;
-  /** Log position of the last event this request appended. */
-  position?: number | null;
-  cookies?: string[];
-}
+export type { Reply };
 
 export interface Input<B, Q, P> {
   body: B;
@@ -75,6 +66,10 @@ export interface RouteDeps {
   idempotency: Idempotency;
   /** Waits until every projection reached a position; false on timeout. */
   waitForPosition(position: number): Promise<boolean>;
+  /** The position of the log's last event. */
+  headPosition(): Promise<number>;
+  /** The least position the read models have reached (null while none is followed yet). */
+  readPosition(): Promise<number | null>;
   writeWaitsForProjection: boolean;
   /** Shares of the operations marked `heavy`. */
   fairShare: FairShare;
@@ -86,6 +81,14 @@ export const keepRawBody = (req: unknown, _res: unknown, buf: Buffer): void => {
 };
 
 export const routeKey = (op: Pick<Operation, 'method' | 'path'>) => `${op.method.toUpperCase()} ${op.path}`;
+
+/**
+ * `POST /public/mia/intro/bookings`: the method and the path with its parameters (decoded), the scope of an
+ * Idempotency-Key. Two resources behind one template never share an answer; spelling variants of one path
+ * (percent-encoding, a trailing slash) do.
+ */
+const concretePath = (op: Pick<Operation, 'method' | 'path'>, params: Record<string, string>) =>
+  routeKey(op).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 
 /** Object bodies refuse fields they do not know, unless declared loose (RFC 6749 token requests ignore them). */
 export const refusesUnknownFields = (schema: z.ZodType): schema is z.ZodObject =>
@@ -117,6 +120,17 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
 
 /** A PATCH changes something: its object body needs at least one field (the document says `minProperties: 1`). */
 export const patchNeedsAField = (op: Operation) => op.method === 'patch' && op.body instanceof z.ZodObject;
+
+/**
+ * Any body's nesting, checked before anything reads it (the JSON parser itself does not recurse; JSON.stringify of
+ * an idempotent body's hash would): room for a free-form object's own levels inside the deepest contract.
+ */
+const MAX_BODY_DEPTH = 2 * MAX_JSON_DEPTH;
+
+function refuseDeepBody(body: unknown): void {
+  const deep = tooDeepAt(body, MAX_BODY_DEPTH);
+  if (deep) throw invalid('body', [{ path: ['body', ...deep].join('.'), message: `nested more than ${MAX_BODY_DEPTH} levels` }]);
+}
 
 /**
  * An operation with a body needs one: no body (or an empty one) is 400, never read as `{}`, unless the operation
@@ -179,11 +193,12 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
     try {
       const principal = await deps.auth.authorize(req, rule);
       r.gate?.({ header: (name) => req.get(name), rawBody: (req as { rawBody?: Buffer }).rawBody });
+      refuseDeepBody(req.body);
       const params = parse(r.operation.params, pathParams, 'path');
       const query = parse(r.operation.query, req.query, 'query');
       const body = r.operation.body ? parse(r.operation.body, bodyOf(req, r.operation), 'body') : undefined;
       // Every request may ask to see the log up to a position: GETs, and POSTs that read (POST /planner/plan).
-      await waitForMinPosition(req, deps);
+      const readHeaders = await waitForMinPosition(req, deps);
 
       const run = async (commandId: string): Promise<Reply> => {
         try {
@@ -203,25 +218,44 @@ export function operationHandler(deps: RouteDeps, r: Route): OperationHandler {
       };
       const caller = principal?.credentialId ?? `address:${req.ip}`;
       const idemKey = method === 'post' ? req.get(IDEMPOTENCY_KEY) : undefined;
-      const answer = () => (idemKey !== undefined ? deps.idempotency.run(caller, key, idemKey, req.body, run) : run(newId()));
+      const scope = concretePath(r.operation, pathParams);
+      const answer = () => (idemKey !== undefined ? deps.idempotency.run(caller, scope, idemKey, req.body, run) : run(newId()));
       const reply: Reply = r.operation.heavy ? await deps.fairShare.run(caller, answer) : await answer();
       if (reply.position != null && deps.writeWaitsForProjection && reply.status < 300) {
         await deps.waitForPosition(reply.position);
       }
-      sendReply(res, withEtag(r.operation, reply));
+      sendReply(res, withEtag(r.operation, readHeaders ? { ...reply, headers: { ...readHeaders, ...reply.headers } } : reply));
     } catch (err) {
       next(err);
     }
   };
 }
 
-async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<void> {
+/**
+ * X-Calendar-Min-Position: a position past the log's end is refused at once (no write has reached it, so waiting
+ * could only time out); otherwise the read waits, bounded. A read (GET) answers with the position its read models
+ * reflect; any answer whose wait ran out says it is stale. Returns the headers to add, if any.
+ */
+async function waitForMinPosition(req: Request, deps: RouteDeps): Promise<Record<string, string> | undefined> {
   const raw = req.get(MIN_POSITION);
-  if (raw === undefined) return;
+  if (raw === undefined) return undefined;
   if (!/^\d{1,16}$/.test(raw)) {
     throw new ApiError(400, 'invalid_request', `${MIN_POSITION} must be a log position (digits)`, {
       issues: [{ path: `header.${MIN_POSITION}`, message: 'must be digits' }],
     });
   }
-  await deps.waitForPosition(Number(raw));
+  const wanted = Number(raw);
+  if (wanted > (await deps.headPosition())) {
+    throw new ApiError(400, 'position_beyond_log', `${MIN_POSITION} ${wanted} is past the end of the log: no write has reached it`, {
+      issues: [{ path: `header.${MIN_POSITION}`, message: 'past the end of the log' }],
+    });
+  }
+  const caughtUp = await deps.waitForPosition(wanted);
+  const headers: Record<string, string> = caughtUp ? {} : { [STALE]: 'true' };
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    // A projection on its first build is not waited for: a read that caught up reflects at least what was asked.
+    const reached = (await deps.readPosition()) ?? 0;
+    headers[POSITION] = String(caughtUp ? Math.max(reached, wanted) : reached);
+  }
+  return headers;
 }

@@ -10,7 +10,7 @@ import type { RecordedEvent } from '../eventstore/event-store.port';
 import { deterministicUuid } from '../ids';
 import { consumeDomainEvents, joinInBackground } from '../relay/event-consumer';
 import { userById } from '../../read-api/profile/users.queries';
-import { manageTokenFor } from '../../write-api/bookings/manage-token';
+import { manageTokenFor } from '../rules/manage-token';
 import { BOOKING_MAIL_TYPES, bookingMail, bookingOfEvent } from './booking-mail';
 import { MailLog, type MailRecord } from './mail-log';
 import { composeMail, type MailSender } from './mail.port';

@@ -1,6 +1,6 @@
 /**
- * ios and android pushes through an HTTP gateway (one that holds the APNs and FCM credentials): a JSON POST of
- * `{platform, token, notification: {title, body}, data}` to PUSH_GATEWAY_URL; any 2xx is sent.
+ * ios, android and opaque web tokens pushed through an HTTP gateway (one that holds the APNs and FCM credentials):
+ * a JSON POST of `{platform, token, notification: {title, body}, data}` to PUSH_GATEWAY_URL; any 2xx is sent.
  */
 import { post } from '../dispatcher/send';
 import { PUSH_TIMEOUT_MS, type PushProvider } from './push.port';

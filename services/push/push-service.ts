@@ -1,5 +1,5 @@
 /** Picks the provider for a device (by PUSH_MODE and platform), sends, and records every push on the device. */
-import type { PushRecord } from '../../contracts/devices';
+import { parseWebPushToken, type PushRecord } from '../../contracts/devices';
 import type { Config } from '../config';
 import type { ReadStore } from '../readstore/read-store.port';
 import { gatewayProvider } from './gateway.provider';
@@ -37,7 +37,8 @@ export class PushService {
 
   private provider(device: PushTarget): PushProvider {
     if (this.config.PUSH_MODE === 'record') return recordingProvider;
-    return device.platform === 'web' ? this.web : this.gateway;
+    // A web token is a PushSubscription (Web Push) or an opaque one the gateway knows how to reach (FCM for web).
+    return device.platform === 'web' && parseWebPushToken(device.pushToken) ? this.web : this.gateway;
   }
 
   /**

@@ -8,6 +8,7 @@
 import { verifyWebhookSignature } from '../../contracts/webhook-signature';
 import { DELIVERY_WAIT_MS as WAIT_MS, sleep, until, useServiceAndReceiver, type Receiver } from '../support/receiver';
 import { signUp, type Client, type TestService } from '../support/service';
+import { teammateOf } from '../support/sharing';
 
 jest.setTimeout(90_000);
 
@@ -210,7 +211,7 @@ describe('isolation', () => {
 
   it('a task someone else completes for me triggers my automation (I am its audience), not theirs', async () => {
     const owner = await signUp(svc.base);
-    const helper = await signUp(svc.base);
+    const helper = await teammateOf(svc, owner);
     const ownerAuto = await automate(owner, { trigger: { type: 'task.completed' }, actions: [{ kind: 'create_task', config: { title: 'Thank {{data.assigneeId}}' } }] });
     const helperAuto = await automate(helper, { trigger: { type: 'task.completed' }, actions: [{ kind: 'create_task', config: { title: 'Helper copy' } }] });
     const t = await task(owner, { title: 'Shared', assigneeId: helper.userId });

@@ -30,6 +30,9 @@ async function register(c: Client, body: Record<string, unknown>, status = 201) 
   return res.body.device as Record<string, any>;
 }
 
+/** The same token again: 200, the same device. */
+const registerAgain = (c: Client, body: Record<string, unknown>) => register(c, body, 200);
+
 const devices = async (c: Client, query = '') => {
   const res = await c.call('GET', `/devices${query}`);
   expect(res.status).toBe(200);
@@ -83,23 +86,59 @@ describe('POST /devices', () => {
     expect((await register(c, { platform: 'web', pushToken: reordered }, 200)).id).toBe(first.id);
   });
 
-  it('the same token registered by two users makes a device for each, invisible to the other', async () => {
+  it('a token another user holds is 409 push_token_taken, until that user removes the device', async () => {
     const a = await signUp(base);
     const b = await signUp(base);
     const token = iosToken();
-    const da = await register(a, { platform: 'ios', pushToken: token });
+    const da = await register(a, { platform: 'ios', name: 'A\'s phone', pushToken: token });
+    expectError(await b.call('POST', '/devices', { platform: 'ios', name: 'B\'s phone', pushToken: token }), 409, 'push_token_taken');
+    expectError(await b.call('POST', '/devices', { platform: 'android', pushToken: token }), 409, 'push_token_taken');
+    expect((await devices(b)).devices).toEqual([]);
+    expect((await devices(a)).devices.map((d) => [d.id, d.name])).toEqual([[da.id, 'A\'s phone']]);
+    expect((await registerAgain(a, { platform: 'ios', pushToken: token })).id).toBe(da.id);
+
+    expect((await a.call('DELETE', `/devices/${da.id}`)).status).toBe(204);
     const db = await register(b, { platform: 'ios', pushToken: token });
-    expect(da.id).not.toBe(db.id);
-    expect((await devices(a)).devices.map((d) => d.id)).toEqual([da.id]);
+    expect(db.id).not.toBe(da.id);
+    expect((await devices(a)).devices).toEqual([]);
     expect((await devices(b)).devices.map((d) => d.id)).toEqual([db.id]);
+  });
+
+  it('two users registering one token at once: one holds it, the other is refused', async () => {
+    const a = await signUp(base);
+    const b = await signUp(base);
+    const token = iosToken();
+    const [a1, b1, a2, b2] = await Promise.all([a, b, a, b].map((u) => u.call('POST', '/devices', { platform: 'ios', pushToken: token })));
+    const aWon = a1.status === 201 || a2.status === 201;
+    const [holder, other, held, refused] = aWon ? [a, b, [a1, a2], [b1, b2]] : [b, a, [b1, b2], [a1, a2]];
+    expect(held.map((r) => r.status).sort()).toEqual([200, 201]);
+    for (const r of refused) expectError(r, 409, 'push_token_taken');
+    expect((await devices(holder)).devices).toHaveLength(1);
+    expect((await devices(other)).devices).toEqual([]);
+  });
+
+  it.each([
+    ['ios', 't1'],
+    ['android', 'x'],
+    ['ios', 'a token with spaces and ümlauts'],
+    ['web', 'dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx'],
+    ['web', 'not-json'],
+  ])('takes any printable %s token (%j)', async (platform, pushToken) => {
+    const c = await signUp(base);
+    const device = await register(c, { platform, pushToken });
+    expect(device.pushToken).toBe(pushToken);
+    expect((await registerAgain(c, { platform, pushToken })).id).toBe(device.id);
   });
 
   it.each([
     ['no platform', { name: 'x' }, 'platform'],
     ['an unknown platform', { platform: 'blackberry' }, 'platform'],
-    ['an ios token with spaces', { platform: 'ios', pushToken: 'abc def ghi' }, 'pushToken'],
-    ['a too short token', { platform: 'android', pushToken: 'abc' }, 'pushToken'],
-    ['a web token that is not JSON', { platform: 'web', pushToken: 'not-json' }, 'pushToken'],
+    ['an empty token', { platform: 'ios', pushToken: '' }, 'pushToken'],
+    ['a blank token', { platform: 'android', pushToken: '   ' }, 'pushToken'],
+    ['a token with a line break', { platform: 'ios', pushToken: 'abc\ndef' }, 'pushToken'],
+    ['a token with a NUL', { platform: 'web', pushToken: 'abc\u0000def' }, 'pushToken'],
+    ['a token over 4096 characters', { platform: 'android', pushToken: 'x'.repeat(4097) }, 'pushToken'],
+    ['a web token in JSON that is not a subscription', { platform: 'web', pushToken: '{"token": "abc"}' }, 'pushToken'],
     ['a web subscription without keys', { platform: 'web', pushToken: JSON.stringify({ endpoint: 'https://push.example.com/x' }) }, 'pushToken'],
     ['a web subscription with a short p256dh', {
       platform: 'web', pushToken: JSON.stringify({ endpoint: 'https://push.example.com/x', keys: { p256dh: 'AAAA', auth: randomBytes(16).toString('base64url') } }),

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
 import { REGISTRY } from '../../projections/registry';
 import { ok, request, signUp, type TestService, useTestService } from '../support/service';
+import { shareASpace } from '../support/sharing';
 
 const ADMIN_TOKEN = 'erasure-admin-token';
 let svc: TestService;
@@ -51,6 +52,7 @@ describe('user erasure', () => {
     const start = new Date(Date.UTC(2031, 5, 2, 9)).toISOString();
     const end = new Date(Date.UTC(2031, 5, 2, 10)).toISOString();
     const event = (await ok(ada, 'POST', '/events', { title: SECRET, startsAt: start, endsAt: end, attendees: [{ email: bob.email }] })).event;
+    await shareASpace(svc, ada, bob);
     const task = (await ok(ada, 'POST', '/tasks', { title: SECRET, notes: 'private notes', assigneeId: bob.userId })).task;
     const routine = (await ok(ada, 'POST', '/routines', {
       name: SECRET, days: [1, 2, 3], periods: [{ name: 'Morning', startMinute: 420, endMinute: 480, items: [{ title: 'Stretch' }] }],

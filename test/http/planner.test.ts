@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { addDays, epochAt, localDate } from '../../services/time/local-time';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
 import { appendDomainEvent, midWeekZone, usePlanningService } from '../support/planning';
+import { shareASpace } from '../support/sharing';
 import { type Client, signUp } from '../support/service';
 
 const api = usePlanningService();
@@ -122,6 +123,7 @@ describe('POST /planner/plan: tasks', () => {
   it('plans a task for whoever is to do it: the assignee, not the owner who handed it on', async () => {
     const owner = await berliner();
     const assignee = await berliner();
+    await shareASpace(api.svc, owner, assignee);
     const task = await createTask(owner, { title: 'Handed on', assigneeId: assignee.userId, estimateMinutes: 30 });
     expect((await plan(assignee, { kind: 'tasks', ...week })).blocks.map((b) => b.taskId)).toEqual([task.id]);
     expect((await plan(owner, { kind: 'tasks', ...week })).blocks).toEqual([]);

@@ -5,10 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { type Client, signUp, useTestService } from '../support/service';
+import { type Client, signUp, type TestService, useTestService } from '../support/service';
+import { teammateOf } from '../support/sharing';
 
+let svc: TestService;
 let base: string;
-useTestService((started) => (base = started.base));
+useTestService((started) => ((svc = started), (base = started.base)));
 
 async function newProject(c: Client, body: Record<string, unknown> = { name: 'Launch' }) {
   const res = await c.call('POST', '/projects', body);
@@ -57,7 +59,7 @@ describe('POST /projects', () => {
 describe('GET /projects', () => {
   it('lists projects oldest first with counts and People (owner, then assignees)', async () => {
     const owner = await signUp(base, { name: 'Olga Owner' });
-    const helper = await signUp(base, { name: 'Hal Helper' });
+    const helper = await teammateOf(svc, owner, { name: 'Hal Helper' });
     const a = await newProject(owner, { name: 'A' });
     const b = await newProject(owner, { name: 'B' });
     await newTask(owner, { projectId: a.project.id, assigneeId: helper.userId });
@@ -78,7 +80,7 @@ describe('GET /projects', () => {
 
   it('follows tasks leaving a project: counts and People drop them', async () => {
     const owner = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, owner);
     const a = await newProject(owner);
     const task = await newTask(owner, { projectId: a.project.id, assigneeId: helper.userId });
     expect((await owner.call('PATCH', `/tasks/${task.id}`, { projectId: null })).status).toBe(200);
@@ -110,7 +112,7 @@ describe('GET /projects', () => {
 describe('GET /projects/{id}', () => {
   it('answers the project with its lists in board order, members and tasks list by list', async () => {
     const owner = await signUp(base, { name: 'Olga' });
-    const helper = await signUp(base, { name: 'Hal' });
+    const helper = await teammateOf(svc, owner, { name: 'Hal' });
     const { project, lists: [todo] } = await newProject(owner);
     const doing = (await owner.call('POST', `/projects/${project.id}/lists`, { name: 'Doing' })).body.list;
     const d1 = await newTask(owner, { listId: doing.id, assigneeId: helper.userId });
@@ -134,7 +136,7 @@ describe('GET /projects/{id}', () => {
 
   it('answers 404 for unknown ids, for the assignee of one of its tasks, and 400 for malformed ids', async () => {
     const owner = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, owner);
     const { project } = await newProject(owner);
     await newTask(owner, { projectId: project.id, assigneeId: helper.userId });
     expectNotFound(await owner.call('GET', `/projects/${randomUUID()}`));
@@ -176,7 +178,7 @@ describe('PATCH /projects/{id}', () => {
 describe('DELETE /projects/{id}', () => {
   it('deletes the project, its lists and its tasks (for the assignee too); other tasks stay', async () => {
     const owner = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, owner);
     const { project, lists: [list] } = await newProject(owner);
     const shared = await newTask(owner, { projectId: project.id, assigneeId: helper.userId });
     const inside = await newTask(owner, { projectId: project.id });

@@ -92,6 +92,17 @@ describe('POST /devices/{id}/test with real providers', () => {
     });
   });
 
+  it('web with an opaque token (an FCM web token, not a PushSubscription): through the gateway', async () => {
+    const c = await signUp(base);
+    const token = `fcm-web:${nativeToken()}`;
+    const device = await register(c, { platform: 'web', pushToken: token });
+    const res = await c.call('POST', `/devices/${device.id}/test`);
+    expect(res.body).toMatchObject({ sent: true, push: { provider: 'gateway', outcome: 'sent', status: 200 } });
+    expect(gatewayCalls(token).map((call) => call.json)).toEqual([{
+      platform: 'web', token, notification: { title: 'Test notification', body: 'Push notifications reach this device.' }, data: { kind: 'test' },
+    }]);
+  });
+
   it('a refused push is 200 with sent false, and recorded as failed on the device', async () => {
     const c = await signUp(base);
     const { path, device } = await webDevice(c);

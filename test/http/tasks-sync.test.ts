@@ -3,10 +3,12 @@
  * an assignee's rows (and the `deletedAt` row once they are unassigned), nothing of anyone else's.
  * Contract: api-spec.md "Profile" (/sync) and section 3; addendum.md "Sync".
  */
-import { type Client, signUp, useTestService } from '../support/service';
+import { type Client, signUp, type TestService, useTestService } from '../support/service';
+import { teammateOf } from '../support/sharing';
 
+let svc: TestService;
 let base: string;
-useTestService((started) => (base = started.base));
+useTestService((started) => ((svc = started), (base = started.base)));
 
 type Row = Record<string, any>;
 
@@ -69,7 +71,7 @@ describe('tasks, projects and lists in sync', () => {
 
   it('an assignee syncs the tasks assigned to them and gets a deletedAt row once unassigned; strangers get nothing', async () => {
     const owner = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, owner);
     const stranger = await signUp(base);
     const [helperBoot, strangerBoot, ownerBoot] = await Promise.all([bootstrap(helper), bootstrap(stranger), bootstrap(owner)]);
     const { project } = await call(owner, 'POST', '/projects', { name: 'Private' });

@@ -6,6 +6,7 @@
 import { verifyWebhookSignature } from '../../contracts/webhook-signature';
 import { DELIVERY_WAIT_MS as WAIT_MS, sleep, until, useServiceAndReceiver, type Receiver } from '../support/receiver';
 import { signUp, type Client, type TestService } from '../support/service';
+import { teammateOf } from '../support/sharing';
 
 jest.setTimeout(90_000);
 
@@ -28,7 +29,7 @@ const TASK_FIELDS = [
 
 it('delivers every task.* type to the owner, and task.assigned only to the assignee', async () => {
   const owner = await signUp(svc.base);
-  const helper = await signUp(svc.base);
+  const helper = await teammateOf(svc, owner);
   const ownerHook = await hook(owner, ['*']);
   const helperHook = await hook(helper, ['*']);
 
@@ -69,7 +70,7 @@ it('delivers every task.* type to the owner, and task.assigned only to the assig
 
 it('a task created with an assignee reaches the assignee as task.assigned; a type filter is honoured', async () => {
   const owner = await signUp(svc.base);
-  const helper = await signUp(svc.base);
+  const helper = await teammateOf(svc, owner);
   const stranger = await signUp(svc.base);
   const ownerHook = await hook(owner, ['task.created']);
   const helperHook = await hook(helper, ['task.assigned']);

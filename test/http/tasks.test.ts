@@ -4,10 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { type Client, request, signUp, useTestService } from '../support/service';
+import { type Client, request, signUp, type TestService, useTestService } from '../support/service';
+import { teammateOf } from '../support/sharing';
 
+let svc: TestService;
 let base: string;
-useTestService((started) => (base = started.base));
+useTestService((started) => ((svc = started), (base = started.base)));
 
 type Task = Record<string, any>;
 
@@ -55,7 +57,7 @@ describe('POST /tasks and GET /tasks/{id}', () => {
 
   it('keeps every field it was given, due dates in UTC', async () => {
     const c = await signUp(base);
-    const other = await signUp(base);
+    const other = await teammateOf(svc, c);
     const task = await created(c, {
       title: 'Report', notes: 'Numbers from March', dueAt: '2031-04-01T17:00:00+02:00', estimateMinutes: 45, priority: 'high', assigneeId: other.userId,
     });
@@ -121,7 +123,7 @@ describe('POST /tasks and GET /tasks/{id}', () => {
 describe('GET /tasks', () => {
   it('filters by status, project, list, no project, due range and assignee', async () => {
     const c = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, c);
     const { project, list } = await newProject(c);
     const inbox = await created(c, { title: 'inbox', dueAt: '2031-03-01T09:00:00Z' });
     const planned = await created(c, { title: 'planned', projectId: project.id, dueAt: '2031-03-05T09:00:00Z', assigneeId: helper.userId });
@@ -287,7 +289,7 @@ describe('PATCH /tasks/{id}', () => {
 describe('assignees', () => {
   it('the assignee sees the task (GET by id, in GET /tasks and with assignee=me) and may mark it done or open', async () => {
     const owner = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, owner);
     const { project } = await newProject(owner);
     const task = await created(owner, { title: 'Review', projectId: project.id, assigneeId: helper.userId });
     expect((await helper.call('GET', `/tasks/${task.id}`)).body.task).toEqual(task);
@@ -304,7 +306,7 @@ describe('assignees', () => {
 
   it('the assignee may change nothing else and may not delete (403 forbidden); nobody else sees the task', async () => {
     const owner = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, owner);
     const stranger = await signUp(base);
     const task = await created(owner, { assigneeId: helper.userId });
     expectError(await helper.call('PATCH', `/tasks/${task.id}`, { title: 'Mine' }), 403, 'forbidden');
@@ -318,8 +320,8 @@ describe('assignees', () => {
 
   it('an assignee who is replaced loses the task; the new one gets it', async () => {
     const owner = await signUp(base);
-    const first = await signUp(base);
-    const second = await signUp(base);
+    const first = await teammateOf(svc, owner);
+    const second = await teammateOf(svc, owner);
     const task = await created(owner, { assigneeId: first.userId });
     const res = await owner.call('PATCH', `/tasks/${task.id}`, { assigneeId: second.userId });
     expect(res.body.task.assigneeId).toBe(second.userId);
@@ -332,7 +334,7 @@ describe('assignees', () => {
 
   it('an assignee must be a user of the caller\'s environment (a test key cannot assign live users)', async () => {
     const owner = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, owner);
     const key = await owner.call('POST', '/api-keys', { name: 'test', scopes: ['tasks:write'], environment: 'test' });
     expect(key.status).toBe(201);
     const res = await request(base, 'POST', '/tasks', { title: 'x', assigneeId: helper.userId }, { authorization: `Bearer ${key.body.key}` });
@@ -344,7 +346,7 @@ describe('assignees', () => {
 describe('DELETE /tasks/{id}', () => {
   it('deletes (204): gone for the owner and the assignee, and a second delete is 404', async () => {
     const owner = await signUp(base);
-    const helper = await signUp(base);
+    const helper = await teammateOf(svc, owner);
     const task = await created(owner, { assigneeId: helper.userId });
     const res = await owner.call('DELETE', `/tasks/${task.id}`);
     expect(res.status).toBe(204);

@@ -8,6 +8,7 @@ import { ApiError } from '../../services/errors';
 import { stateAsOf } from '../../services/history/as-of';
 import { historyUpTo } from '../../services/history/time-travel';
 import { type Client, instantBetweenWrites, ok, signUp, type TestService, useTestService } from '../support/service';
+import { shareASpace } from '../support/sharing';
 
 let svc: TestService;
 let base: string;
@@ -55,6 +56,7 @@ describe('asOf on list reads', () => {
 
   it('GET /tasks: the owner\'s board and the boards that assigned the caller a task', async () => {
     const t0 = await instantBetweenWrites();
+    await shareASpace(svc, ada, bob);
     const task = (await ok(ada, 'POST', '/tasks', { title: 'Write report', assigneeId: bob.userId })).task;
     const t1 = await instantBetweenWrites();
     await ok(ada, 'PATCH', `/tasks/${task.id}`, { title: 'Write the Q3 report' });

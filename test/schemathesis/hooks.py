@@ -8,7 +8,8 @@ valid are touched; cases meant to be invalid are left as generated.
 - `x-weekday` on a date (ISO, 1 = Monday): the date moves back to that weekday.
 - `x-not-in-future` on a date-time: a later one becomes an hour ago.
 - `x-issued-by-server` (page tokens): only the server mints valid values, so valid cases leave the field out.
-- `x-checked-by-server` (RRULEs): the rule is richer than the schema, so valid cases take one of the `examples`.
+- `x-checked-by-server` (RRULEs; X-Calendar-Min-Position, a position the log must have reached): the rule is
+  richer than the schema, so valid cases take one of the `examples`, in bodies, queries and headers.
 - A body published as cases (`anyOf` of objects told apart by `const` or `enum` fields) is fixed along its case.
 - The authorization endpoint's `client_id` and `redirect_uri` are those of an application run.sh registered
   (SCHEMATHESIS_CLIENT_ID, SCHEMATHESIS_REDIRECT_URI): an unknown client is refused by design.
@@ -176,15 +177,20 @@ def make_valid(values, schema, path, depth=0):
 def operation_schemas(method, path):
     operation = DOCUMENT.get("paths", {}).get(path, {}).get(method.lower(), {})
     parameters = [resolve(p) for p in operation.get("parameters", [])]
-    query = {"properties": {p["name"]: p.get("schema", {}) for p in parameters if p.get("in") == "query"}}
+    query, headers = ({"properties": {p["name"]: p.get("schema", {}) for p in parameters if p.get("in") == where}}
+                      for where in ("query", "header"))
     body = resolve(operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema"))
-    return query, body
+    return query, headers, body
 
 
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     if case.meta is None or not case.meta.generation.mode.is_positive:
         return
-    query, body = operation_schemas(case.method, case.operation.path)
+    query, headers, body = operation_schemas(case.method, case.operation.path)
     make_valid(case.query, query, case.operation.path)
+    if case.headers is not None:  # a CaseInsensitiveDict, not a dict: fixed as a copy, then written back
+        fixed = dict(case.headers)
+        make_valid(fixed, headers, case.operation.path)
+        case.headers.update(fixed)
     make_valid(case.body, body, case.operation.path)

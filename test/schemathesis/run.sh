@@ -11,8 +11,8 @@ cd "$(dirname "$0")/../.."
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 data=$(mktemp -d)
 base="http://127.0.0.1:${port}"
-# Waits are bounded short: generated X-Calendar-Min-Position values are mostly far ahead of the log, and webhook
-# test deliveries go to made-up hosts that never answer.
+# Waits are bounded short: a valid case's X-Calendar-Min-Position is one the log has reached (hooks.py; one past its
+# end is refused at once), and webhook test deliveries go to made-up hosts that never answer.
 DATA_DIR="$data" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=silent PASSWORD_HASH_COST=1024 MIN_POSITION_WAIT_MS=20 WEBHOOK_TIMEOUT_MS=1000 \
   RATE_LIMIT_PER_CREDENTIAL=100000000 RATE_LIMIT_PER_IP=100000000 node dist/services/main.js &
 pid=$!

@@ -59,13 +59,14 @@ describe('device decider', () => {
 
 describe('push token claim decider', () => {
   const claim = (deviceId: string) => ({ type: 'ClaimPushToken' as const, userId: USER, deviceId, tokenKey: 'key' });
-  const release = (deviceId: string) => ({ type: 'ReleasePushToken' as const, userId: USER, deviceId, tokenKey: 'key' });
+  const release = (deviceId: string) => ({ type: 'ReleasePushToken' as const, deviceId, tokenKey: 'key' });
   const claimed = (deviceId: string) => ({ type: 'push_token.claimed' as const, data: { userId: USER, deviceId, tokenKey: 'key' } });
   const released = (deviceId: string) => ({ type: 'push_token.released' as const, data: { userId: USER, deviceId, tokenKey: 'key' } });
 
-  it('the first claim wins; later claims change nothing', () => {
+  it('the first claim wins; later claims change nothing, another user\'s included', () => {
     given(pushTokenClaimDecider, []).when(claim(DEVICE)).then([claimed(DEVICE)]);
     given(pushTokenClaimDecider, [claimed(DEVICE)]).when(claim(DEVICE2)).then([]);
+    given(pushTokenClaimDecider, [claimed(DEVICE)]).when({ ...claim(DEVICE2), userId: OTHER }).then([]);
   });
 
   it('only the holder releases; a released token can be claimed again', () => {

@@ -36,11 +36,12 @@ const board: TasksEvent[] = [
 ];
 
 const fields = { title: 'New', notes: null, dueAt: null, estimateMinutes: null, priority: 'normal' as const, assigneeId: null };
+// Assignees share a Space with the owner unless a test says otherwise ('who may be assigned').
 const create = (o: Partial<Extract<TasksCommand, { type: 'CreateTask' }>> = {}): TasksCommand => ({
-  type: 'CreateTask', actorId: OWNER, ownerId: OWNER, now: LATER, taskId: uuid(100), fields, place: {}, ...o,
+  type: 'CreateTask', actorId: OWNER, ownerId: OWNER, now: LATER, taskId: uuid(100), fields, place: {}, assigneeSharesASpace: true, ...o,
 });
 const update = (taskId: string, o: Partial<Extract<TasksCommand, { type: 'UpdateTask' }>> = {}): TasksCommand => ({
-  type: 'UpdateTask', actorId: OWNER, ownerId: OWNER, now: LATER, taskId, changes: {}, place: {}, ...o,
+  type: 'UpdateTask', actorId: OWNER, ownerId: OWNER, now: LATER, taskId, changes: {}, place: {}, assigneeSharesASpace: true, ...o,
 });
 const remove = (taskId: string, o: Partial<Extract<TasksCommand, { type: 'DeleteTask' }>> = {}): TasksCommand => ({
   type: 'DeleteTask', actorId: OWNER, ownerId: OWNER, now: LATER, taskId, ...o,
@@ -48,6 +49,40 @@ const remove = (taskId: string, o: Partial<Extract<TasksCommand, { type: 'Delete
 const T1 = uuid(30);
 const T2 = uuid(31);
 const T3 = uuid(32);
+
+describe('tasks decider: who may be assigned', () => {
+  const alone = { assigneeSharesASpace: false };
+  const inP1 = [...board, task(T1, { projectId: P1, listId: L1, assigneeId: ASSIGNEE }), task(T2, { projectId: P1, listId: L1 })];
+
+  it('someone who shares a Space with the owner, and the owner themselves', () => {
+    given(tasksDecider, board).when(create({ fields: { ...fields, assigneeId: STRANGER } })).then([{ type: 'task.created' }, { type: 'task.assigned' }]);
+    given(tasksDecider, board).when(create({ ...alone, fields: { ...fields, assigneeId: OWNER } })).then([{ type: 'task.created' }, { type: 'task.assigned' }]);
+  });
+
+  it('one of the People of the task\'s project (the assignee of another of its tasks)', () => {
+    given(tasksDecider, inP1).when(create({ ...alone, place: { projectId: P1 }, fields: { ...fields, assigneeId: ASSIGNEE } }))
+      .then([{ type: 'task.created' }, { type: 'task.assigned' }]);
+    given(tasksDecider, inP1).when(update(T2, { ...alone, changes: { assigneeId: ASSIGNEE } })).then([{ type: 'task.assigned' }]);
+    // A list names its project too.
+    given(tasksDecider, inP1).when(create({ ...alone, place: { listId: L2 }, fields: { ...fields, assigneeId: ASSIGNEE } }))
+      .then([{ type: 'task.created' }, { type: 'task.assigned' }]);
+  });
+
+  it('nobody else: 404 as for an unknown id, outside the project, or on the only task that made them one of its People', () => {
+    given(tasksDecider, inP1).when(create({ ...alone, fields: { ...fields, assigneeId: STRANGER } })).thenThrows('not_found');
+    given(tasksDecider, inP1).when(create({ ...alone, fields: { ...fields, assigneeId: ASSIGNEE } })).thenThrows('not_found');
+    given(tasksDecider, inP1).when(update(T2, { ...alone, changes: { assigneeId: STRANGER } })).thenThrows('not_found');
+    const onlyT1 = [...board, task(T1, { projectId: P1, listId: L1, assigneeId: ASSIGNEE })];
+    given(tasksDecider, onlyT1).when(update(T1, { ...alone, changes: { assigneeId: null } })).then([{ type: 'task.updated' }]);
+    given(tasksDecider, [...onlyT1, { type: 'task.updated', data: taskData(T1, { projectId: P1, listId: L1, version: 2 }) }])
+      .when(update(T1, { ...alone, changes: { assigneeId: ASSIGNEE } })).thenThrows('not_found');
+  });
+
+  it('keeps a task\'s assignee through other changes and moves, whatever they share', () => {
+    given(tasksDecider, inP1).when(update(T1, { ...alone, changes: { title: 'Renamed' }, place: { projectId: null } }))
+      .then([{ type: 'task.updated', data: { assigneeId: ASSIGNEE, projectId: null } as never }]);
+  });
+});
 
 describe('tasks decider: creating tasks', () => {
   it('creates an open task without a project at version 1, owned by the stream owner', () => {

@@ -52,7 +52,7 @@ export class PasswordSignIn {
       this.throttle.failed(email, ip);
       throw new ApiError(401, 'invalid_credentials', 'Email or password is wrong');
     }
-    this.throttle.succeeded(email);
+    this.throttle.succeeded(email, ip);
     return { user: found.user, session: await this.app.sessions.create(found.user.id) };
   }
 }

@@ -21,7 +21,7 @@ import { deterministicUuid } from '../../services/ids';
 import { lookupCaughtUp } from '../schedule/locate';
 import { bookingCancelled, type BookingActor, type BookingCommand, type BookingEvent, type Buffers } from '../schedule/booking.rules';
 import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
-import { manageTokenFor, manageTokenHash, tokenMatches, tokenOf } from './manage-token';
+import { manageTokenFor, manageTokenHash, tokenMatches, tokenOf } from '../../services/rules/manage-token';
 
 type AnyInput = Input<unknown, unknown, unknown>;
 type IdParams = { id: string };

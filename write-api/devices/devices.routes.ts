@@ -24,15 +24,16 @@ export function devicesWriteRoutes(app: AppContext, push: PushService) {
     userId: input.principal!.userId, commandId: deterministicUuid(input.commandId, step), correlationId: input.requestId,
   });
 
-  const claimToken = async (input: AnyInput, tokenKey: string, deviceId: string, attempt: number): Promise<string> => {
+  /** Claims the token for the device unless someone holds it; answers the holder (device and user). */
+  const claimToken = async (input: AnyInput, tokenKey: string, deviceId: string, attempt: number) => {
     const userId = input.principal!.userId;
     await app.commands.handle(pushTokenClaimStream(tokenKey), pushTokenClaimDecider, { type: 'ClaimPushToken', userId, deviceId, tokenKey }, ctx(input, `claim-${attempt}`));
-    return (await app.commands.load(pushTokenClaimStream(tokenKey), pushTokenClaimDecider)).state.deviceId!;
+    const { state } = await app.commands.load(pushTokenClaimStream(tokenKey), pushTokenClaimDecider);
+    return { deviceId: state.deviceId!, userId: state.userId! };
   };
 
   const releaseToken = (input: AnyInput, tokenKey: string, deviceId: string, step: string) =>
-    app.commands.handle(pushTokenClaimStream(tokenKey), pushTokenClaimDecider,
-      { type: 'ReleasePushToken', userId: input.principal!.userId, deviceId, tokenKey }, ctx(input, step));
+    app.commands.handle(pushTokenClaimStream(tokenKey), pushTokenClaimDecider, { type: 'ReleasePushToken', deviceId, tokenKey }, ctx(input, step));
 
   /** Registers or updates the device; 201 when this request created it. */
   const register = async (input: AnyInput, command: Extract<DeviceCommand, { type: 'RegisterDevice' }>) => {
@@ -59,14 +60,15 @@ export function devicesWriteRoutes(app: AppContext, push: PushService) {
       if (!input.body.pushToken) return register(input, { ...fields, deviceId: candidate, pushToken: null, tokenKey: null });
 
       const { pushToken, identity } = canonicalToken(platform, input.body.pushToken);
-      const tokenKey = pushTokenKey(userId, identity);
+      const tokenKey = pushTokenKey(identity);
       for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
         const holder = await claimToken(input, tokenKey, candidate, attempt);
-        if (!(await app.commands.load(deviceStream(holder), deviceDecider)).state.removed) {
-          return register(input, { ...fields, deviceId: holder, pushToken, tokenKey });
+        if (!(await app.commands.load(deviceStream(holder.deviceId), deviceDecider)).state.removed) {
+          if (holder.userId !== userId) throw conflict('push_token_taken', 'Another account\'s device holds this push token');
+          return register(input, { ...fields, deviceId: holder.deviceId, pushToken, tokenKey });
         }
         // The holder was removed but its claim not yet released (a crash in between): release it and claim again.
-        await releaseToken(input, tokenKey, holder, `release-${attempt}`);
+        await releaseToken(input, tokenKey, holder.deviceId, `release-${attempt}`);
       }
       throw conflict('device_busy', 'This push token is being registered and removed concurrently; try again');
     }),

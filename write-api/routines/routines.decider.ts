@@ -11,15 +11,7 @@ import {
 import type { Decider } from '../../services/commands/decider';
 import { ApiError, conflict, invalid, notFound, versionMismatch } from '../../services/errors';
 import { deterministicUuid } from '../../services/ids';
-import { isoWeekday } from '../../services/time/local-time';
-
-/** A period's state on one date. Times are null while the period keeps its own. */
-export interface RoutineDay {
-  status: 'done' | 'skipped' | null;
-  startMinute: number | null;
-  endMinute: number | null;
-  doneItemIds: string[];
-}
+import { dayKey, emptyDay, occursOn, type RoutineDay } from '../../services/rules/routine-days';
 
 interface Kept {
   routine: Routine;
@@ -44,12 +36,6 @@ export type RoutineCommand =
   | { type: 'SetItemDay'; itemId: string; date: string; done: boolean };
 
 type RoutineEvent = Extract<DomainEvent, { type: `routine.${string}` }>;
-
-export const dayKey = (periodId: string, date: string) => `${periodId}|${date}`;
-export const emptyDay = (): RoutineDay => ({ status: null, startMinute: null, endMinute: null, doneItemIds: [] });
-
-/** Whether a routine's period happens on a date. */
-export const occursOn = (routine: Routine, date: string) => routine.isActive && routine.days.includes(isoWeekday(date));
 
 type PeriodSource = Omit<RoutinePeriodPatch, 'id' | 'items'> & { items?: Array<{ id?: string; title: string }> };
 

@@ -11,7 +11,8 @@ import { etagOf, expectedVersions } from '../../services/http/etag';
 import { route, type Input } from '../../services/http/route';
 import { deterministicUuid } from '../../services/ids';
 import { dayClock } from '../../services/time/local-time';
-import { dayKey, routinesDecider, routinesStream, type RoutineCommand } from './routines.decider';
+import { dayKey } from '../../services/rules/routine-days';
+import { routinesDecider, routinesStream, type RoutineCommand } from './routines.decider';
 
 type IdParams = { id: string };
 type DayParams = { date: string };

@@ -37,9 +37,13 @@ interface Common {
   ownerId: string;
   now: string;
 }
+/** Whether the assignee a command names shares a Space (an organization) with the owner: the route looks it up. */
+interface Assigning {
+  assigneeSharesASpace?: boolean;
+}
 export type TasksCommand = Common & (
-  | { type: 'CreateTask'; taskId: string; fields: TaskFields; place: Place }
-  | { type: 'UpdateTask'; taskId: string; changes: TaskChanges; place: Place; anchor?: Anchor; expectedVersions?: number[] }
+  | ({ type: 'CreateTask'; taskId: string; fields: TaskFields; place: Place } & Assigning)
+  | ({ type: 'UpdateTask'; taskId: string; changes: TaskChanges; place: Place; anchor?: Anchor; expectedVersions?: number[] } & Assigning)
   | { type: 'DeleteTask'; taskId: string; expectedVersions?: number[] }
   | { type: 'CreateProject'; projectId: string; listId: string; name: string; color: string | null }
   | { type: 'UpdateProject'; projectId: string; changes: ProjectChanges; expectedVersions?: number[] }
@@ -79,6 +83,22 @@ function visibleTask(state: TasksState, command: Common & { taskId: string }): T
   const task = state.tasks.get(command.taskId);
   if (!task || (command.actorId !== command.ownerId && command.actorId !== task.assigneeId)) throw notFound('Task');
   return task;
+}
+
+/**
+ * Who may be given a task: its owner, someone who shares a Space (an organization) with the owner, or one of the
+ * People of the task's project (the assignee of another of its tasks). Anyone else is nobody the owner can reach:
+ * 404, the answer an unknown id gets, so that it tells nothing about who exists.
+ */
+function checkAssignee(state: TasksState, command: Common & Assigning, task: Pick<Task, 'id' | 'assigneeId' | 'projectId'>): void {
+  const { assigneeId, projectId } = task;
+  if (assigneeId === null || assigneeId === command.ownerId || command.assigneeSharesASpace) return;
+  if (projectId !== null) {
+    for (const other of state.tasks.values()) {
+      if (other.projectId === projectId && other.id !== task.id && other.assigneeId === assigneeId) return;
+    }
+  }
+  throw notFound('Assignee (assigneeId)');
 }
 
 const scopeOf = (task: { listId: string | null }) => task.listId ?? '';
@@ -189,6 +209,7 @@ function decideTask(command: Extract<TasksCommand, { type: 'CreateTask' | 'Updat
         estimateMinutes: fields.estimateMinutes, priority: fields.priority, assigneeId: fields.assigneeId, status: 'open',
         createdBy: command.ownerId, createdAt: now, updatedAt: now, completedAt: null, deletedAt: null, rank, version: 1,
       };
+      checkAssignee(state, command, task);
       const events: TasksEvent[] = reranked ? [reranked] : [];
       events.push({ type: 'task.created', data: task });
       if (task.assigneeId) events.push({ type: 'task.assigned', data: task });
@@ -203,6 +224,7 @@ function decideTask(command: Extract<TasksCommand, { type: 'CreateTask' | 'Updat
       const place = resolvePlace(state, command.place, current);
       if (place.projectId !== current.projectId) checkNewPlace(state, place.projectId);
       const next: Task = { ...current, ...command.changes, ...place };
+      if (next.assigneeId !== current.assigneeId) checkAssignee(state, command, next);
       if (current.status !== next.status) next.completedAt = next.status === 'done' ? command.now : null;
       const events: TasksEvent[] = [];
       if (scopeOf(next) !== scopeOf(current) || command.anchor) {

@@ -3,12 +3,10 @@ import { taskOperations, type CreateTaskBody, type Task, type UpdateTaskBody } f
 import { visibleTask } from '../../read-api/tasks/tasks.queries';
 import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
-import type { Principal } from '../../services/http/principal';
 import { route } from '../../services/http/route';
 import { deterministicUuid } from '../../services/ids';
-import { userDecider, userStream } from '../accounts/user.decider';
-import { isTestAccountEmail } from '../api-keys/test-environment';
 import { lookupCaughtUp } from '../schedule/locate';
+import { assigneeFacts } from './assignee';
 import { board, ifMatch, lastOf, withEtag } from './board';
 import type { Anchor, TaskChanges } from './tasks.decider';
 
@@ -18,18 +16,6 @@ const iso = (instant: string | null) => (instant === null ? null : new Date(inst
 
 export function tasksWriteRoutes(app: AppContext) {
   const commands = board(app);
-
-  /**
-   * An assignee is a user of the caller's environment (test keys never reach live people, nor live keys test accounts);
-   * any other id names nobody the caller can reach: 404, as for a project or list.
-   */
-  const checkAssignee = async (principal: Principal, assigneeId: string | null | undefined) => {
-    if (!assigneeId) return;
-    const user = (await app.commands.load(userStream(assigneeId), userDecider)).state.user;
-    if (!user || isTestAccountEmail(user.email) !== (principal.environment === 'test')) {
-      throw notFound('Assignee (assigneeId)');
-    }
-  };
 
   /**
    * The task as the caller sees it: its owner's stream is where the command goes. The caller's own board is read
@@ -47,8 +33,9 @@ export function tasksWriteRoutes(app: AppContext) {
   return [
     route<CreateTaskBody>(findOperation(taskOperations, 'post', '/tasks'), async (input) => {
       const b = input.body;
-      await checkAssignee(input.principal!, b.assigneeId);
-      const result = await commands.run(input, input.principal!.userId, {
+      const owner = input.principal!.userId;
+      const result = await commands.run(input, owner, {
+        ...(await assigneeFacts(app, input.principal!, owner, b.assigneeId)),
         type: 'CreateTask',
         taskId: deterministicUuid(input.commandId, 'task'),
         fields: {
@@ -64,12 +51,13 @@ export function tasksWriteRoutes(app: AppContext) {
     route<UpdateTaskBody, unknown, IdParams>(findOperation(taskOperations, 'patch', '/tasks/{id}'), async (input) => {
       const located = await locate(input.principal!.userId, input.params.id);
       const { projectId, listId, beforeId, afterId, dueAt, ...rest } = input.body;
-      await checkAssignee(input.principal!, rest.assigneeId);
+      const owner = located.createdBy;
+      const facts = await assigneeFacts(app, input.principal!, owner, rest.assigneeId);
       const changes: TaskChanges = { ...rest };
       if (dueAt !== undefined) changes.dueAt = iso(dueAt);
       const anchor: Anchor | undefined = beforeId ? { beforeId } : afterId ? { afterId } : undefined;
-      const owner = located.createdBy;
       const result = await commands.run(input, owner, {
+        ...facts,
         type: 'UpdateTask', taskId: located.id, changes, place: { projectId, listId }, anchor, expectedVersions: ifMatch(input),
       });
       const task = lastOf<Task>(result.events, 'task.') ?? (await commands.state(owner)).tasks.get(located.id);

@@ -3,8 +3,8 @@
  * the same links as the booking answer; only its hash is stored (in the schedule and the bookings read model).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../../services/errors';
-import { sha256 } from '../../services/ids';
+import { ApiError } from '../errors';
+import { sha256 } from '../ids';
 
 export const BOOKING_TOKEN_HEADER = 'X-Booking-Token';
 
