@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IsoDate, laterThan } from './common';
+import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IsoDate, laterThan, preferenceRule } from './common';
 import { EventKind } from './events';
 import { op } from './operation';
 
@@ -38,15 +38,7 @@ export const WorkingHours = z
   });
 
 /** PATCH /me: `preferences.workingHours` must be working hours (or null for the default). */
-export function checkWorkingHoursPreference(preferences: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  const value = preferences.workingHours;
-  if (value === undefined || value === null) return;
-  const result = WorkingHours.safeParse(value);
-  if (result.success) return;
-  for (const issue of result.error.issues) {
-    ctx.addIssue({ code: 'custom', path: ['workingHours', ...issue.path], message: issue.message });
-  }
-}
+export const checkWorkingHoursPreference = preferenceRule('workingHours', WorkingHours);
 
 export const Purpose = z.enum(['meeting', 'focus']);
 export const DayPeriod = z.enum(['morning', 'afternoon', 'evening']);

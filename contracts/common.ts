@@ -124,3 +124,12 @@ export const ErrorEnvelope = z
   .meta({ id: 'Error', description: 'Every failure answers with this envelope.', examples: [examples.error] });
 
 export const IdParams = z.object({ id: Uuid });
+
+/** PATCH /me: a `superRefine` of `preferences` for one key whose value, when given (not null), must be a `schema`. */
+export const preferenceRule = (key: string, schema: z.ZodType) => (preferences: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+  const value = preferences[key];
+  if (value === undefined || value === null) return;
+  const result = schema.safeParse(value);
+  if (result.success) return;
+  for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: [key, ...issue.path], message: issue.message });
+};

@@ -9,7 +9,7 @@ import { AutomationRecord } from './automations';
 import { BugReport } from './bug-reports';
 import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
-import { Event } from './events';
+import { Event, EventOccurrence } from './events';
 import { FocusSessionRecord } from './focus';
 import { Goal } from './goals';
 import { Profile } from './profile';
@@ -24,6 +24,10 @@ import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } 
 export const UserRecord = Profile;
 export type UserRecord = z.infer<typeof UserRecord>;
 
+/** One occurrence of a series changed or cancelled: the occurrence as it now is, and the series after the change. */
+const OccurrenceChange = z.object({ seriesId: Uuid, occurrenceStartsAt: z.string(), occurrence: EventOccurrence, series: Event });
+export type OccurrenceChange = z.infer<typeof OccurrenceChange>;
+
 export const domainEvents = {
   'email.claimed': z.object({ email: z.string(), userId: Uuid }),
   'username.claimed': z.object({ username: z.string(), userId: Uuid }),
@@ -35,6 +39,8 @@ export const domainEvents = {
   'event.created': Event,
   'event.updated': Event,
   'event.cancelled': Event,
+  'event.occurrence.changed': OccurrenceChange,
+  'event.occurrence.cancelled': OccurrenceChange,
   'focus.started': FocusSessionRecord,
   'focus.paused': FocusSessionRecord,
   'focus.resumed': FocusSessionRecord,
@@ -111,10 +117,10 @@ export type DomainEvent = { [T in DomainEventType]: { type: T; data: DomainEvent
  * rewritten, they are upcast where the store is read.
  */
 export const EVENT_VERSIONS: Partial<Record<DomainEventType, number>> = {
-  // v2: `taskId` and `goalId` (planner links) are always present, null when unlinked.
-  'event.created': 2,
-  'event.updated': 2,
-  'event.cancelled': 2,
+  // v2: `taskId` and `goalId` (planner links) are always present, null when unlinked. v3: `reminders`, `exceptions`.
+  'event.created': 3,
+  'event.updated': 3,
+  'event.cancelled': 3,
 };
 
 export const schemaVersionOf = (type: string): number => EVENT_VERSIONS[type as DomainEventType] ?? 1;

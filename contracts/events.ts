@@ -3,6 +3,7 @@ import { AsOf, checkedByServer, DateTime, DateTimeAfter, ErrorEnvelope, IdParams
 import * as examples from './examples';
 import { op } from './operation';
 import { MAX_PAGE_SIZE, NextPageToken, PageQuery } from './paging';
+import { Reminder, Reminders } from './reminders';
 
 export const EVENT_KINDS = [
   'meeting', 'appointment', 'focus', 'personal', 'routine', 'travel', 'break', 'buffer', 'deadline', 'task', 'holiday',
@@ -60,6 +61,34 @@ export const RecurrenceRule = z
     ['FREQ=WEEKLY;BYDAY=MO,WE', 'FREQ=DAILY;COUNT=10', 'FREQ=MONTHLY;BYMONTHDAY=15;INTERVAL=2'],
   ));
 
+/** Exceptions one series may hold (cancelled and changed occurrences), and their JSON at most (one log entry holds them). */
+export const MAX_EXCEPTIONS = 1000;
+export const MAX_EXCEPTIONS_BYTES = 2_000_000;
+
+export const OccurrenceException = z
+  .object({
+    occurrenceStartsAt: DateTime.describe('The original start, as the rule produces it: the occurrence\'s identity'),
+    cancelled: z.literal(true).optional().describe('Present on a cancelled occurrence, which carries no other field'),
+    title: z.string().optional(),
+    description: z.string().nullable().optional(),
+    location: z.string().nullable().optional(),
+    meetingUrl: z.string().nullable().optional(),
+    kind: EventKind.optional(),
+    busy: z.boolean().optional(),
+    startsAt: DateTime.optional().describe('With endsAt, on a moved occurrence: where it now is'),
+    endsAt: DateTime.optional(),
+    attendees: z.array(Attendee).optional(),
+    reminders: z.array(Reminder).optional(),
+  })
+  .meta({
+    id: 'OccurrenceException',
+    description:
+      'One occurrence that differs from its series: `{occurrenceStartsAt, cancelled: true}`, or `{occurrenceStartsAt, ' +
+      '...the fields that differ}` (a moved one has both `startsAt` and `endsAt`).',
+    examples: [{ occurrenceStartsAt: '2026-03-23T09:00:00.000Z', startsAt: '2026-03-23T13:00:00.000Z', endsAt: '2026-03-23T14:00:00.000Z' }],
+  });
+export type OccurrenceException = z.infer<typeof OccurrenceException>;
+
 export const Event = z
   .object({
     id: Uuid,
@@ -80,7 +109,12 @@ export const Event = z
     goalId: Uuid.nullable().describe('The goal this time counts for (planner blocks): one of the creator\'s goals'),
     resources: z.array(z.string()),
     attendees: z.array(Attendee),
+    reminders: z.array(Reminder),
     allowOverlap: z.boolean(),
+    exceptions: z
+      .array(OccurrenceException)
+      .max(MAX_EXCEPTIONS)
+      .describe('Cancelled and changed occurrences of a series, by original start; always empty for a single event'),
     status: z.enum(['confirmed', 'cancelled']),
     createdBy: Uuid,
     createdAt: DateTime,
@@ -90,11 +124,39 @@ export const Event = z
   })
   .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).', examples: [examples.event] });
 export type Event = z.infer<typeof Event>;
+/** What a command sets of an event; the rest (ids, status, times of change, version, exceptions) the schedule keeps. */
+export type EventFields = Omit<
+  Event,
+  'id' | 'spaceId' | 'status' | 'createdBy' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'version' | 'exceptions'
+>;
+/** Everyone the event invites: the series' attendees and those of its changed occurrences (one may be in both). */
+export const attendeesOf = (event: Pick<Event, 'attendees' | 'exceptions'>): Event['attendees'] => [
+  ...event.attendees, ...(event.exceptions ?? []).flatMap((x) => x.attendees ?? []),
+];
+/** The fields one occurrence may have of its own (addendum: PATCH /events/{id}/occurrences/{occurrenceStartsAt}). */
+export const OCCURRENCE_FIELDS = [
+  'title', 'description', 'location', 'meetingUrl', 'kind', 'busy', 'startsAt', 'endsAt', 'attendees', 'reminders',
+] as const;
+export type OccurrenceFields = Pick<Event, (typeof OCCURRENCE_FIELDS)[number]>;
 
-export const EventOccurrence = Event.extend({
+const { exceptions: _exceptions, ...occurrenceExample } = examples.event;
+export const EventOccurrence = Event.omit({ exceptions: true }).extend({
   seriesId: Uuid.nullable().describe('The series id for an occurrence of a recurring event, else null'),
-  occurrenceStartsAt: DateTime.nullable().describe('The occurrence start as the rule generated it, else null'),
-}).meta({ id: 'EventOccurrence', examples: [{ ...examples.event, seriesId: examples.ids.event, occurrenceStartsAt: examples.at.starts }] });
+  occurrenceStartsAt: DateTime.nullable().describe('The occurrence start as the rule generated it (its identity), else null'),
+}).meta({
+  id: 'EventOccurrence',
+  description:
+    'A single event, or one occurrence of a series at its real time with the series\' id as `id` and `seriesId`; a ' +
+    'changed occurrence shows its own fields. It never repeats the series\' `exceptions` (GET /events/{id} has them).',
+  examples: [{ ...occurrenceExample, seriesId: examples.ids.event, occurrenceStartsAt: examples.at.starts }],
+});
+export type EventOccurrence = z.infer<typeof EventOccurrence>;
+
+/** What event.updated and event.cancelled deliver: the event (a whole series), or one occurrence of a series. */
+export const EventOrOccurrence = z.union([Event, EventOccurrence]).meta({
+  id: 'EventOrOccurrence',
+  description: 'The event or whole series; or, for one occurrence changed or cancelled, that occurrence (`occurrenceStartsAt` set)',
+});
 
 export const CreateEventBody = z
   .object({
@@ -114,6 +176,7 @@ export const CreateEventBody = z
     goalId: Uuid.nullable().optional().describe('One of the caller\'s goals (404 otherwise)'),
     resources: z.array(Resource).max(50).optional(),
     attendees: z.array(AttendeeInput).max(200).optional(),
+    reminders: Reminders.optional().describe('At most 5; without it, the owner\'s `preferences.defaultReminders` (none by default)'),
     allowOverlap: z.boolean().optional(),
   })
   .meta({
@@ -144,12 +207,15 @@ export const UpdateEventBody = z
     goalId: Uuid.nullable().describe('One of the caller\'s goals (404 otherwise)'),
     resources: z.array(Resource).max(50),
     attendees: z.array(AttendeeInput).max(200),
+    reminders: Reminders,
     allowOverlap: z.boolean(),
   })
   .partial()
   .meta({
     id: 'UpdateEventBody',
-    description: 'Any subset of the create fields (at least one); edits the whole series.',
+    description:
+      'Any subset of the create fields (at least one); edits the whole series. Exceptions whose original start the new ' +
+      'rule still produces are kept, the others are dropped.',
     examples: [{ title: 'Weekly planning (moved)', startsAt: '2026-03-16T13:00:00Z', endsAt: '2026-03-16T14:00:00Z' }],
   });
 export type UpdateEventBody = z.infer<typeof UpdateEventBody>;

@@ -57,7 +57,9 @@ export const event = {
   location: 'Room Blue', meetingUrl: 'https://meet.example.com/weekly-planning', kind: 'meeting', startsAt: at.starts, endsAt: at.ends,
   timeZone: 'Europe/London', allDay: false, busy: true, recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO', taskId: null, goalId: null, resources: ['room:blue'],
   attendees: [{ email: 'grace@example.com', name: 'Grace Hopper', userId: ids.otherUser, response: 'needs_action' }],
-  allowOverlap: false, status: 'confirmed', createdBy: ids.user, createdAt: at.created, updatedAt: at.updated, deletedAt: null, version: 2,
+  reminders: [{ minutesBefore: 10, method: 'notification' }], allowOverlap: false,
+  exceptions: [{ occurrenceStartsAt: '2026-03-23T09:00:00.000Z', startsAt: '2026-03-23T13:00:00.000Z', endsAt: '2026-03-23T14:00:00.000Z' }],
+  status: 'confirmed', createdBy: ids.user, createdAt: at.created, updatedAt: at.updated, deletedAt: null, version: 2,
 };
 
 export const webhook = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkWorkingHoursPreference } from './availability';
+import { checkDefaultRemindersPreference } from './reminders';
 import { DateTime, NonBlankText, TimeZone, Uuid } from './common';
 import { FreeFormObject } from './free-form';
 import * as examples from './examples';
@@ -46,7 +47,7 @@ export const UpdateProfileBody = z
       key: z.string().min(1).max(64),
       maxKeys: 100,
       maxBytes: 16_384,
-    }).superRefine(checkWorkingHoursPreference),
+    }).superRefine(checkWorkingHoursPreference).superRefine(checkDefaultRemindersPreference),
     username: Username,
   })
   .partial()

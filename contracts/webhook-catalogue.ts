@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import { Booking, BookingRescheduledPrevious } from './bookings';
-import { Event } from './events';
+import { Event, EventOrOccurrence } from './events';
 import { Routine, RoutinePeriodDay } from './routines';
 import { Task } from './tasks';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload, TaskDueChangedPrevious } from './webhook-payloads';
@@ -47,6 +47,11 @@ export interface WebhookTypeDef {
 type WithPrevious<T> = { data: T; previous: unknown };
 
 const toSpace: Producer = ({ data }) => ({ data, audience: { spaceId: (data as Event).spaceId } });
+/** One occurrence changed or cancelled (`event.occurrence.*`): the occurrence is what is delivered. */
+const occurrenceToSpace: Producer = ({ data }) => {
+  const { occurrence } = data as { occurrence: Event };
+  return { data: occurrence, audience: { spaceId: occurrence.spaceId } };
+};
 const toTaskOwner: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Task).createdBy] } });
 const toAssignee: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Task).assigneeId].filter((id): id is string => !!id) } });
 const toHost: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Booking).hostId] } });
@@ -71,10 +76,14 @@ const def = (
   type, description, data, listedInSettings: true, integration: false, producers: { [type]: producer }, ...extra,
 });
 
+const withProducer = (d: WebhookTypeDef, domainType: string, producer: Producer): WebhookTypeDef => ({
+  ...d, producers: { ...d.producers, [domainType]: producer },
+});
+
 export const WEBHOOK_CATALOGUE: readonly WebhookTypeDef[] = [
   def('event.created', 'an event is created', Event, toSpace),
-  def('event.updated', 'an event\'s details or time change', Event, toSpace),
-  def('event.cancelled', 'an event or one occurrence is cancelled', Event, toSpace),
+  withProducer(def('event.updated', 'an event\'s details or time change', EventOrOccurrence, toSpace), 'event.occurrence.changed', occurrenceToSpace),
+  withProducer(def('event.cancelled', 'an event or one occurrence is cancelled', EventOrOccurrence, toSpace), 'event.occurrence.cancelled', occurrenceToSpace),
   def('task.created', 'a task is created', Task, toTaskOwner),
   def('task.updated', 'a task\'s details change', Task, toTaskOwner),
   def('task.completed', 'a task is marked done', Task, toTaskOwner),

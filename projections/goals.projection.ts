@@ -4,7 +4,7 @@
  */
 import { Goal } from '../contracts/goals';
 import { creationOrderKey } from './creation-order';
-import { eventTime, timeFields } from './event-time';
+import { calendarEventOf, eventTime, timeFields } from './event-time';
 import { projection } from './projection';
 
 export const GOALS = 'goals';
@@ -16,7 +16,10 @@ export const goalsProjection = projection({
     goals: { indexes: [['userId', '_sortKey'], ['userId', '_pos']] },
     blocks: { indexes: [['goalId', '_startMs']] },
   },
-  handles: ['goal.created', 'goal.updated', 'goal.deleted', 'event.created', 'event.updated', 'event.cancelled'],
+  handles: [
+    'goal.created', 'goal.updated', 'goal.deleted', 'event.created', 'event.updated', 'event.cancelled',
+    'event.occurrence.changed', 'event.occurrence.cancelled',
+  ],
   async apply(e, docs) {
     const changedAt = e.metadata.occurredAt;
     if (e.type.startsWith('goal.')) {
@@ -31,7 +34,7 @@ export const goalsProjection = projection({
     }
     // A calendar event starts unlinked far more often than not, and an unlinked one has no block before it.
     if (e.type === 'event.created' && !(e.data as { goalId?: unknown } | null)?.goalId) return;
-    const event = eventTime(e.data);
+    const event = eventTime(calendarEventOf(e.type, e.data));
     if (!event) return;
     const linked = event.status === 'confirmed' && !!event.goalId;
     if (!linked && !(await docs('blocks').get(event.id))) return;

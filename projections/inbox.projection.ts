@@ -1,21 +1,23 @@
 /**
- * The inbox: invitations (events whose attendees include a user of the service, until that user answers) and
+ * The inbox: invitations (events whose attendees, or those of one of their occurrences, include a user of the service,
+ * until that user answers; the invitation shows the series with its exceptions) and
  * booking requests (bookings of the host's meeting types, until cancelled; GET /inbox also drops those that
  * have started).
  */
 import { bookingIn } from '../contracts/bookings';
-import type { Event } from '../contracts/events';
+import { attendeesOf, type Event } from '../contracts/events';
 import type { RecordedEvent } from '../services/eventstore/event-store.port';
+import { calendarEventOf } from './event-time';
 import { projection, type ProjectionDocs } from './projection';
 
 export const INBOX = 'inbox';
 
 async function invitations(e: RecordedEvent, docs: ProjectionDocs): Promise<void> {
-  const event = e.data as Event;
+  const event = calendarEventOf(e.type, e.data) as Event;
   const invitations = docs('invitations');
   const invited = new Set(
     event.status === 'confirmed'
-      ? event.attendees
+      ? attendeesOf(event)
           .filter((a) => a.userId && a.userId !== event.createdBy && a.response === 'needs_action')
           .map((a) => a.userId as string)
       : [],
@@ -51,11 +53,14 @@ async function bookingRequests(e: RecordedEvent, docs: ProjectionDocs): Promise<
 
 export const inboxProjection = projection({
   name: INBOX,
-  version: 2, // v2: booking requests
+  version: 3, // v2: booking requests; v3: invitations to a series carry its exceptions and reminders
   collections: {
     invitations: { indexes: [['userId', 'createdAt'], ['eventId']] },
     bookings: { indexes: [['userId', '_startMs']] },
   },
-  handles: ['event.created', 'event.updated', 'event.cancelled', 'booking.created', 'booking.rescheduled', 'booking.cancelled'],
+  handles: [
+    'event.created', 'event.updated', 'event.cancelled', 'event.occurrence.changed', 'event.occurrence.cancelled',
+    'booking.created', 'booking.rescheduled', 'booking.cancelled',
+  ],
   apply: (e, docs) => (e.type.startsWith('booking.') ? bookingRequests(e, docs) : invitations(e, docs)),
 });

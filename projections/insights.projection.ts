@@ -13,7 +13,7 @@ import { Routine, RoutinePeriodDay } from '../contracts/routines';
 import type { Doc } from '../services/readstore/read-store.port';
 import { overlapMinutes, weekAt, weekOf } from '../services/time/week';
 import { addDays, localDate, mondayOf } from '../services/time/local-time';
-import { eventTime, timeFields, type EventTime } from './event-time';
+import { calendarEventOf, eventTime, timeFields, type EventTime } from './event-time';
 import { projection, type ProjectionDocs } from './projection';
 
 export const INSIGHTS = 'insights';
@@ -66,7 +66,7 @@ function sharesOf(event: EventTime, timeZone: string): Share[] {
 }
 
 async function applyCalendarEvent(e: RecordedEvent, docs: ProjectionDocs) {
-  const event = eventTime(e.data);
+  const event = eventTime(calendarEventOf(e.type, e.data));
   if (!event) return;
   const userId = (await docs('spaces').get(event.spaceId))?.ownerId as string | undefined;
   if (!userId) return;
@@ -162,6 +162,7 @@ export const insightsProjection = projection({
   },
   handles: [
     'user.registered', 'user.profile_updated', 'space.created', 'event.created', 'event.updated', 'event.cancelled',
+    'event.occurrence.changed', 'event.occurrence.cancelled',
     'focus.stopped', 'routine.created', 'routine.updated', 'routine.deleted', 'routine.period.completed',
     'routine.period.skipped', 'routine.period.cleared',
   ],

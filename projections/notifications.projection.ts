@@ -6,10 +6,11 @@
  * per user however often it is replayed. Read state is a per-user mark: every notification whose event comes
  * before the user's last `notifications.marked_read` in the log is read, so marking all read writes one document.
  */
-import type { DomainEventData } from '../contracts/domain-events';
-import type { Event } from '../contracts/events';
+import type { DomainEventData, OccurrenceChange } from '../contracts/domain-events';
+import { attendeesOf, type Event } from '../contracts/events';
 import type { RecordedEvent } from '../services/eventstore/event-store.port';
 import { deterministicUuid } from '../services/ids';
+import { calendarEventOf } from './event-time';
 import { bookingNotification, invitationContent, taskAssignedNotification, type NotificationContent } from './notification-messages';
 import { projection, type ProjectionDocs } from './projection';
 
@@ -22,7 +23,7 @@ const sortKey = (position: number, id: string) => `${String(position).padStart(2
 
 export const NOTIFYING_TYPES = [
   'booking.created', 'booking.cancelled', 'booking.rescheduled', 'task.assigned', 'event.created', 'event.updated',
-  'notification.requested',
+  'event.occurrence.changed', 'notification.requested',
 ] as const;
 
 async function notify(docs: ProjectionDocs, e: RecordedEvent, userId: string, content: NotificationContent): Promise<void> {
@@ -33,18 +34,22 @@ async function notify(docs: ProjectionDocs, e: RecordedEvent, userId: string, co
   });
 }
 
-/** Users invited by this version of the event who were not invited by the one before. */
+/**
+ * Users invited by this version of the event (to the series or one of its occurrences) who were not invited by the
+ * one before; one invited by an occurrence's change is told of that occurrence.
+ */
 async function invite(docs: ProjectionDocs, e: RecordedEvent): Promise<void> {
-  const event = e.data as Event;
+  const event = calendarEventOf(e.type, e.data) as Event;
   if (!event || typeof event.id !== 'string' || !Array.isArray(event.attendees)) return;
+  const shown = e.type === 'event.occurrence.changed' ? (e.data as OccurrenceChange).occurrence : event;
   const invitees = docs('invitees');
   const stored = await invitees.get(event.id);
   if (stored && stored._pos! >= e.position) return; // replayed: its notifications were written before this mark
   const before = new Set((stored?.userIds as string[] | undefined) ?? []);
   const now = event.status === 'confirmed'
-    ? [...new Set(event.attendees.map((a) => a.userId).filter((id): id is string => !!id && id !== event.createdBy))]
+    ? [...new Set(attendeesOf(event).map((a) => a.userId).filter((id): id is string => !!id && id !== event.createdBy))]
     : [];
-  for (const userId of now) if (!before.has(userId)) await notify(docs, e, userId, invitationContent(event));
+  for (const userId of now) if (!before.has(userId)) await notify(docs, e, userId, invitationContent(shown));
   // No document is no one invited: most events invite no other user, and then nothing is written.
   if (stored || now.length) await invitees.putIfNewer({ _id: event.id, _pos: e.position, userIds: now });
 }
@@ -62,6 +67,7 @@ export const notificationsProjection = projection({
     switch (e.type) {
       case 'event.created':
       case 'event.updated':
+      case 'event.occurrence.changed':
         return invite(docs, e);
       case 'task.assigned': {
         const found = taskAssignedNotification(e.data);

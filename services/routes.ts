@@ -9,6 +9,7 @@ import { bookingOperations, meetingTypeOperations, publicBookingOperations } fro
 import { bugReportOperations } from '../contracts/bug-reports';
 import { eventTypeOperations } from '../contracts/event-types';
 import { eventOperations } from '../contracts/events';
+import { occurrenceOperations } from '../contracts/occurrences';
 import { focusOperations } from '../contracts/focus';
 import { inboxOperations } from '../contracts/inbox';
 import { goalOperations } from '../contracts/goals';
@@ -59,6 +60,7 @@ import { meetingTypesWriteRoutes } from '../write-api/bookings/meeting-types.rou
 import { bugReportsWriteRoutes } from '../write-api/bug-reports/bug-reports.routes';
 import { eventTypesWriteRoutes } from '../write-api/event-types/event-types.routes';
 import { eventsWriteRoutes } from '../write-api/events/events.routes';
+import { occurrencesWriteRoutes } from '../write-api/events/occurrences.routes';
 import { focusWriteRoutes } from '../write-api/focus/focus.routes';
 import { goalsWriteRoutes } from '../write-api/goals/goals.routes';
 import { integrationsRoutes } from '../write-api/integrations/integrations.routes';
@@ -79,7 +81,7 @@ import type { Route } from './http/route';
 import { PushService } from './push/push-service';
 
 export const apiOperations: Operation[] = [
-  ...authOperations, ...profileOperations, ...spaceOperations, ...eventOperations, ...syncOperations,
+  ...authOperations, ...profileOperations, ...spaceOperations, ...eventOperations, ...occurrenceOperations, ...syncOperations,
   ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
@@ -100,6 +102,7 @@ export function apiRoutes(app: AppContext): Route[] {
     ...spacesWriteRoutes(app),
     ...eventsReadRoutes(app),
     ...eventsWriteRoutes(app),
+    ...occurrencesWriteRoutes(app),
     ...syncRoutes(app),
     ...apiKeysRoutes(app),
     ...applicationsRoutes(app),

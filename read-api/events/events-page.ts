@@ -4,13 +4,16 @@
  * starts and only as far as the page needs; the sources merge by their next start. An occurrence is its own four
  * fields spliced onto the series' JSON, serialized once per page, so memory follows the page, not occurrences times
  * the size of a series; a page also stops at EVENTS_PAGE_BYTES, so one answer never costs more than that to build.
+ * A changed occurrence (an exception of its series) has its own fields spliced in instead of the series' (only those
+ * few are serialized for it); a moved one sorts at its real start.
  */
-import { EVENTS_PAGE_BYTES, type Event } from '../../contracts/events';
+import { EVENTS_PAGE_BYTES, OCCURRENCE_FIELDS, type Event, type OccurrenceException } from '../../contracts/events';
 import { publicView, type ReadModels } from '../../projections/read-models';
 import { overlapFilters } from '../../projections/event-span';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { Collection, Doc, Filter } from '../../services/readstore/read-store.port';
-import { occurrenceStarts } from '../../services/time/recurrence';
+import { instancesOf, type Instance } from '../../services/time/recurrence';
+import { singleView } from '../../write-api/schedule/occurrence-view';
 import { decodePageKey, encodePageKey, invalidPageToken } from '../shared/paging';
 import { spaceIdsOf } from '../spaces/spaces.queries';
 
@@ -25,17 +28,22 @@ export interface EventsPageQuery {
   pageToken?: string;
 }
 
-/** Where an item sorts: its start, then its event id (unique: a series never starts twice at one instant). */
+/**
+ * Where an item sorts: its start, its event id, then its original start (a moved occurrence may share a start with
+ * another of its series; a single event's is its start).
+ */
 interface Key {
   start: number;
   id: string;
+  original: number;
 }
-const isAfter = (a: Key, b: Key) => a.start > b.start || (a.start === b.start && a.id > b.id);
+const isAfter = (a: Key, b: Key) =>
+  a.start > b.start || (a.start === b.start && (a.id > b.id || (a.id === b.id && a.original > b.original)));
 
 function keyOf(token: string): Key {
-  const m = /^(-?\d{1,16})\|([\w-]{1,64})$/.exec(decodePageKey(token));
+  const m = /^(-?\d{1,16})\|([\w-]{1,64})(?:\|(-?\d{1,16}))?$/.exec(decodePageKey(token));
   if (!m) throw invalidPageToken();
-  return { start: Number(m[1]), id: m[2] };
+  return { start: Number(m[1]), id: m[2], original: Number(m[3] ?? m[1]) };
 }
 
 /** Items in key order: the page's single events, or one series' occurrences. */
@@ -50,36 +58,56 @@ function singles(docs: EventDoc[]): Source {
   let i = 0;
   const source: Source = {
     next: null,
-    json: () => [Buffer.from(JSON.stringify({ ...publicView<Event>(docs[i]), seriesId: null, occurrenceStartsAt: null }))],
+    json: () => [Buffer.from(JSON.stringify(singleView(publicView<Event>(docs[i]))))],
     advance: () => {
       i++;
-      source.next = i < docs.length ? { start: docs[i]._startMs, id: docs[i]._id } : null;
+      source.next = i < docs.length ? keyOfDoc(docs[i]) : null;
     },
   };
-  source.next = docs.length ? { start: docs[0]._startMs, id: docs[0]._id } : null;
+  source.next = docs.length ? keyOfDoc(docs[0]) : null;
   return source;
 }
 
+const keyOfDoc = (doc: EventDoc): Key => ({ start: doc._startMs, id: doc._id, original: doc._startMs });
+
+/** Fields of the series an occurrence may have of its own (its times aside): spliced in per occurrence. */
+const OWN_FIELDS: readonly string[] = OCCURRENCE_FIELDS.filter((f) => f !== 'startsAt' && f !== 'endsAt');
+
+/** A series' JSON in two pieces: its fields an occurrence may override, and the rest after them (to the closing brace). */
+function seriesPieces(series: Event) {
+  const own: Record<string, unknown> = {};
+  const shared: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(series)) {
+    if (k === 'startsAt' || k === 'endsAt' || k === 'exceptions') continue;
+    (OWN_FIELDS.includes(k) ? own : shared)[k] = v;
+  }
+  return { own, ownJson: Buffer.from(`${JSON.stringify(own).slice(1, -1)},`), shared: Buffer.from(JSON.stringify(shared).slice(1)) };
+}
+
+/** The occurrence's own fields over the series', as JSON pieces of an object (no braces). */
+function ownJson(pieces: ReturnType<typeof seriesPieces>, change: OccurrenceException): Buffer {
+  const { occurrenceStartsAt: _o, cancelled: _c, startsAt: _s, endsAt: _e, ...fields } = change;
+  return Buffer.from(`${JSON.stringify({ ...pieces.own, ...fields }).slice(1, -1)},`);
+}
+
 function occurrencesOf(doc: EventDoc, from: number, to: number, after: Key | null): Source {
-  const duration = Date.parse(doc.endsAt) - Date.parse(doc.startsAt);
-  // Starts from the token's instant on: occurrenceStarts yields those overlapping [x, to), so starting at x - d + 1.
-  const starts = occurrenceStarts(doc, after ? Math.max(from, after.start + duration - 1) : from, to);
-  let tail: Buffer | null = null; // the series' JSON after its opening brace, without the series' own times
+  const instances = instancesOf(doc, from, to, after?.start);
+  let current: Instance<OccurrenceException> | null = null;
+  let pieces: ReturnType<typeof seriesPieces> | null = null;
   const source: Source = {
     next: null,
     json: () => {
-      if (tail === null) {
-        const { startsAt: _s, endsAt: _e, ...series } = publicView<Event>(doc);
-        tail = Buffer.from(JSON.stringify(series).slice(1));
-      }
-      const startsAt = JSON.stringify(new Date(source.next!.start).toISOString());
-      const endsAt = JSON.stringify(new Date(source.next!.start + duration).toISOString());
-      const own = `{"startsAt":${startsAt},"endsAt":${endsAt},"seriesId":${JSON.stringify(doc.id)},"occurrenceStartsAt":${startsAt},`;
-      return [Buffer.from(own), tail];
+      pieces ??= seriesPieces(publicView<Event>(doc));
+      const o = current!;
+      const startsAt = JSON.stringify(new Date(o.start).toISOString());
+      const original = o.original === o.start ? startsAt : JSON.stringify(new Date(o.original).toISOString());
+      const times = `{"startsAt":${startsAt},"endsAt":${JSON.stringify(new Date(o.end).toISOString())},"seriesId":${JSON.stringify(doc.id)},"occurrenceStartsAt":${original},`;
+      return [Buffer.from(times), o.change ? ownJson(pieces, o.change) : pieces.ownJson, pieces.shared];
     },
     advance: () => {
-      for (let r = starts.next(); ; r = starts.next()) {
-        source.next = r.done ? null : { start: r.value, id: doc.id };
+      for (let r = instances.next(); ; r = instances.next()) {
+        current = r.done ? null : r.value;
+        source.next = current && { start: current.start, id: doc.id, original: current.original };
         if (!source.next || !after || isAfter(source.next, after)) return;
       }
     },
@@ -136,7 +164,7 @@ export async function eventsPage(models: ReadModels, userId: string, q: EventsPa
     best.advance();
   }
   const more = last !== null && sources.some((s) => s.next !== null);
-  const nextPageToken = more ? encodePageKey(`${last!.start}|${last!.id}`) : null;
+  const nextPageToken = more ? encodePageKey(`${last!.start}|${last!.id}|${last!.original}`) : null;
   chunks.push(Buffer.from(`],"nextPageToken":${JSON.stringify(nextPageToken)}}`));
   return Buffer.concat(chunks); // one copy of each piece; the series' bytes are shared until here
 }

@@ -1,9 +1,8 @@
-import type { Event } from '../../contracts/events';
+import { attendeesOf, type Event } from '../../contracts/events';
 import { publicView, type ReadModels } from '../../projections/read-models';
 import { overlapFilters } from '../../projections/event-span';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import type { Doc } from '../../services/readstore/read-store.port';
-import { occurrences } from '../../services/time/recurrence';
 import { spaceIdsOf } from '../spaces/spaces.queries';
 
 type EventDoc = Doc & Event;
@@ -14,11 +13,14 @@ export async function locateEvent(models: ReadModels, id: string): Promise<Event
   return doc ? publicView<Event>(doc) : null;
 }
 
-/** The event if `userId` may see it: a member of its Space, or an attendee. Cancelled events are gone. */
+/**
+ * The event if `userId` may see it: a member of its Space, or an attendee (of it or of one of its occurrences).
+ * Cancelled events are gone.
+ */
 export async function visibleEvent(models: ReadModels, userId: string, id: string): Promise<Event | null> {
   const event = await locateEvent(models, id);
   if (!event || event.status === 'cancelled') return null;
-  if (event.attendees.some((a) => a.userId === userId)) return event;
+  if (attendeesOf(event).some((a) => a.userId === userId)) return event;
   const spaces = await spaceIdsOf(models, userId);
   return spaces.includes(event.spaceId) ? event : null;
 }
@@ -33,22 +35,4 @@ export async function eventDocsBetween(models: ReadModels, userId: string, from:
     overlapFilters(from, to).map((f) => events.find({ spaceId: { $in: spaceIds }, deletedAt: null, ...f }, limit === undefined ? undefined : { limit })),
   );
   return limit === undefined ? found.flat() : found.flat().slice(0, limit);
-}
-
-export async function eventsBetween(models: ReadModels, userId: string, from: number, to: number, spaceFilter?: string[]) {
-  const docs = await eventDocsBetween(models, userId, from, to, spaceFilter);
-  const out = [];
-  for (const doc of docs) {
-    const event = publicView<Event>(doc);
-    if (!event.recurrenceRule) {
-      out.push({ ...event, seriesId: null, occurrenceStartsAt: null });
-      continue;
-    }
-    const duration = Date.parse(event.endsAt) - Date.parse(event.startsAt);
-    for (const o of occurrences(event, from, to)) {
-      const startsAt = new Date(o.start).toISOString();
-      out.push({ ...event, startsAt, endsAt: new Date(o.start + duration).toISOString(), seriesId: event.id, occurrenceStartsAt: startsAt });
-    }
-  }
-  return out.sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.id.localeCompare(b.id));
 }

@@ -5,7 +5,7 @@ import { FOCUS } from '../../projections/focus.projection';
 import { GOALS } from '../../projections/goals.projection';
 import { publicView, type ReadModels } from '../../projections/read-models';
 import type { Doc } from '../../services/readstore/read-store.port';
-import { occurrences, type Recurring } from '../../services/time/recurrence';
+import { occurrences, type WithExceptions } from '../../services/time/recurrence';
 import { overlapMinutes } from '../../services/time/week';
 import { pageOf } from '../shared/paging';
 
@@ -15,7 +15,7 @@ const MAX_SESSIONS = 2_000;
 /** A session counts for a past block when it started during it or in the hour before. */
 const SESSION_LEAD_MS = 3_600_000;
 
-type BlockDoc = Doc & Recurring & { goalId: string; allDay: boolean };
+type BlockDoc = Doc & WithExceptions & { goalId: string; allDay: boolean };
 
 export async function ownGoal(models: ReadModels, userId: string, goalId: string): Promise<Goal | null> {
   const doc = await (await models.docs(GOALS))('goals').get(goalId);
@@ -39,7 +39,8 @@ export interface Progress {
 }
 
 /**
- * Planned minutes: calendar blocks linked to the goal inside [from, to) (each occurrence of a recurring one).
+ * Planned minutes: calendar blocks linked to the goal inside [from, to) (each occurrence of a recurring one, at its
+ * real time; a cancelled one is not planned time).
  * Done minutes: stopped focus sessions for the goal that started in the range, plus blocks already over by `now`
  * that no such session worked through (a session replaces the block it was run for, so nothing counts twice).
  */

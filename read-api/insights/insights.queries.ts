@@ -1,14 +1,14 @@
 /**
  * GET /insights: the week's aggregates and the week before's, from the insights projection, plus what only the
- * read can know: occurrences of recurring series in the two weeks, goal progress up to now, routine periods the
- * routines scheduled.
+ * read can know: occurrences of recurring series in the two weeks (their exceptions applied), goal progress up to
+ * now, routine periods the routines scheduled.
  */
 import { EVENT_KINDS } from '../../contracts/events';
 import type { Insights } from '../../contracts/insights';
 import { emptyTotals, INSIGHTS, weekDocId, type WeekDoc, type WeekTotals } from '../../projections/insights.projection';
 import type { ReadModels } from '../../projections/read-models';
 import type { Doc } from '../../services/readstore/read-store.port';
-import { occurrences, type Recurring } from '../../services/time/recurrence';
+import { occurrences, type ExceptionLike, type WithExceptions } from '../../services/time/recurrence';
 import { overlapMinutes, weekOf, type Week } from '../../services/time/week';
 import { addDays, isoWeekday } from '../../services/time/local-time';
 import { allGoals, goalProgress } from '../goals/goals.queries';
@@ -17,7 +17,8 @@ import { allGoals, goalProgress } from '../goals/goals.queries';
 const MAX_SERIES = 500;
 const MAX_ROUTINES = 200;
 
-type SeriesDoc = Doc & Recurring & { kind: string };
+/** A series as the insights projection keeps it: an exception may count its occurrence as another kind. */
+type SeriesDoc = Doc & WithExceptions<ExceptionLike & { kind?: string }> & { kind: string };
 type RoutineDoc = Doc & { isActive: boolean; days: number[]; periodCount: number; firstDate: string; endDate: string | null };
 
 const compare = (thisWeek: number, previousWeek: number) => ({
@@ -47,9 +48,10 @@ async function addSeries(models: ReadModels, userId: string, weeks: Array<[Week,
   );
   for (const s of series) {
     for (const o of occurrences(s, from, to)) {
+      const kind = o.change?.kind ?? s.kind;
       for (const [week, totals] of weeks) {
         const minutes = overlapMinutes(o.start, o.end, week.start, week.end);
-        if (minutes > 0) totals.minutesByKind[s.kind] = (totals.minutesByKind[s.kind] ?? 0) + minutes;
+        if (minutes > 0) totals.minutesByKind[kind] = (totals.minutesByKind[kind] ?? 0) + minutes;
       }
     }
   }

@@ -6,6 +6,7 @@
  * run again after a crash either finds its work done (a duplicate id, an append already stored) or does it then.
  */
 import { isActionKind, type ActionKind } from '../../contracts/automations';
+import { defaultRemindersOf } from '../../contracts/reminders';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import { userDecider, userStream } from '../../write-api/accounts/user.decider';
 import { requestNotification } from '../../write-api/notifications/request-notification';
@@ -105,7 +106,7 @@ async function createEvent(services: StepServices, step: Step): Promise<StepOutc
     fields: {
       calendarId: owner.defaultCalendarId, title: text(step, 'title', 500), description: null, location: null, meetingUrl: null,
       kind: 'meeting', startsAt, endsAt, timeZone: owner.timeZone, allDay: false, busy: true, recurrenceRule: null,
-      taskId: null, goalId: null, resources: [], attendees: [], allowOverlap: false,
+      taskId: null, goalId: null, resources: [], attendees: [], reminders: defaultRemindersOf(owner.preferences), allowOverlap: false,
     },
   }, { ...ctx, spaceId }));
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import { occurrences } from '../time/recurrence';
+import { asOccurrence, occurrences, type Instance } from '../time/recurrence';
 import { seriesOf } from '../time/series';
 import { wallClock } from '../time/zone';
 import { overlaps } from './intervals';
@@ -33,10 +33,10 @@ function ownerDays(start: number, end: number, eventZone: string, ownerZone: str
  * Expansions of a series, kept with the event object for the last few windows asked: the embedded read store hands
  * out the same frozen document until the event changes, so repeated requests for the same days expand nothing.
  */
-const expansions = new WeakMap<CalendarEvent, Map<string, Interval[]>>();
+const expansions = new WeakMap<CalendarEvent, Map<string, Instance[]>>();
 const WINDOWS_KEPT = 8;
 
-function occurrencesOf(event: CalendarEvent, from: number, to: number): Interval[] {
+function occurrencesOf(event: CalendarEvent, from: number, to: number): Instance[] {
   if (!event.recurrenceRule) return occurrences(event, from, to);
   let byWindow = expansions.get(event);
   if (!byWindow) expansions.set(event, (byWindow = new Map()));
@@ -68,7 +68,7 @@ export function expandEvents(input: CalendarEvents, window: Interval, ownerZone:
     const to = event.allDay ? window.end + 2 * DAY_MS : window.end;
     for (const o of occurrencesOf(event, from, to)) {
       const span = event.allDay ? ownerDays(o.start, o.end, event.timeZone, ownerZone) : o;
-      if (overlaps(span, window)) out.push({ start: span.start, end: span.end, event });
+      if (overlaps(span, window)) out.push({ start: span.start, end: span.end, event: asOccurrence(event, o) });
     }
     if (out.length > budget.maxOccurrences) throw overBudget('occurrences', budget.maxOccurrences);
   }

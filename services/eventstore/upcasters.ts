@@ -20,11 +20,14 @@ export interface Upcaster {
 const linkedToPlanner = (data: Record<string, unknown>) =>
   Object.assign({}, data, { taskId: data.taskId ?? null, goalId: data.goalId ?? null });
 
-export const UPCASTERS: readonly Upcaster[] = ['event.created', 'event.updated', 'event.cancelled'].map((type) => ({
-  type,
-  from: 1,
-  up: linkedToPlanner,
-}));
+/** event.* v2 -> v3: events recorded before reminders and exceptions existed have none. */
+const withoutExceptions = (data: Record<string, unknown>) =>
+  Object.assign({}, data, { reminders: data.reminders ?? [], exceptions: data.exceptions ?? [] });
+
+export const UPCASTERS: readonly Upcaster[] = ['event.created', 'event.updated', 'event.cancelled'].flatMap((type) => [
+  { type, from: 1, up: linkedToPlanner },
+  { type, from: 2, up: withoutExceptions },
+]);
 
 export class Upcasters {
   private readonly steps = new Map<string, Upcaster['up']>();

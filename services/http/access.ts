@@ -83,6 +83,10 @@ export const access: Record<string, AccessRule> = {
   'PATCH /events/{id}': scope('events:update'),
   'DELETE /events/{id}': scope('events:delete'),
   'POST /events/{id}/rsvp': scope('events:write'),
+  // Per-occurrence editing is app-only (api-spec.md, PATCH /events/{id}).
+  'PATCH /events/{id}/occurrences/{occurrenceStartsAt}': session(),
+  'DELETE /events/{id}/occurrences/{occurrenceStartsAt}': session(),
+  'POST /events/{id}/split': session(),
   'GET /calendars': scope('calendars:read'),
   'POST /calendars': scope('calendars:write'),
   'GET /event-types': session(),

@@ -5,10 +5,12 @@
  * proportional to the days a window spans: an open series jumps straight to the window, a COUNT series never runs
  * past the horizon, and no rule produces more than RECURRENCE_LIMITS.maxStartsPerDay starts a day.
  */
+import { type ExceptionLike, type Instance, instancesOf, movedSpan, type WithExceptions } from './exceptions';
 import { countEndBound } from './series-end';
 import { HORIZON_MS, type Recurring, seriesOf, startsOf, YEARS } from './series';
 
 export { HORIZON_MS, type Recurring } from './series';
+export { asOccurrence, type ExceptionLike, type Instance, instancesOf, producedStarts, type WithExceptions } from './exceptions';
 
 export interface Interval {
   start: number;
@@ -19,21 +21,12 @@ export interface Interval {
 export const OPEN_END = 8.64e15;
 
 /**
- * Starts of the occurrences (or of the single event) overlapping [from, to), ascending. A stored rule that today's
- * limits refuse is shown as its first occurrence only.
+ * Occurrences (or the single event) overlapping [from, to), its exceptions applied: cancelled ones left out, changed
+ * ones at their real times; sorted by start. A stored rule that today's limits refuse is shown as its first
+ * occurrence only.
  */
-export function* occurrenceStarts(ev: Recurring, from: number, to: number): Generator<number> {
-  const start = Date.parse(ev.startsAt);
-  const duration = Date.parse(ev.endsAt) - start;
-  const c = seriesOf(ev);
-  if (c && 'series' in c) return yield* startsOf(c.series, from - duration + 1, to);
-  if (start < to && start + duration > from) yield start;
-}
-
-/** Occurrences (or the single event) overlapping [from, to), sorted by start. */
-export function occurrences(ev: Recurring, from: number, to: number): Interval[] {
-  const duration = Date.parse(ev.endsAt) - Date.parse(ev.startsAt);
-  return [...occurrenceStarts(ev, from, to)].map((start) => ({ start, end: start + duration }));
+export function occurrences<X extends ExceptionLike>(ev: WithExceptions<X>, from: number, to: number): Instance<X>[] {
+  return [...instancesOf(ev, from, to)];
 }
 
 /** Why the event's rule may not be stored, or null when it may (or there is none). Bounded: see the file comment. */
@@ -50,7 +43,7 @@ export function checkRule(ev: Recurring): string | null {
   return n < s.rule.count ? `COUNT=${s.rule.count} is not reached within ${YEARS} years of startsAt (${n} occurrences)` : null;
 }
 
-/** End of the last occurrence, or an upper bound of it; OPEN_END for an endless series. Never enumerates. */
+/** End of the rule's last occurrence, or an upper bound of it; OPEN_END for an endless series. Never enumerates. */
 export function seriesEnd(ev: Recurring): number {
   const start = Date.parse(ev.startsAt);
   const duration = Date.parse(ev.endsAt) - start;
@@ -59,4 +52,10 @@ export function seriesEnd(ev: Recurring): number {
   const s = c.series;
   if (s.rule.count !== null) return countEndBound(s, s.rule.count) + duration;
   return s.lastMs === Number.POSITIVE_INFINITY ? OPEN_END : s.lastMs + duration;
+}
+
+/** Where a stored event's occurrences may lie, moved ones included: its earliest start and an upper bound of its end. */
+export function spanOf(ev: WithExceptions): { startMs: number; endBoundMs: number } {
+  const span = movedSpan(ev, Date.parse(ev.startsAt), seriesEnd(ev));
+  return { startMs: span.start, endBoundMs: span.end };
 }

@@ -14,6 +14,11 @@ export type LoadSpec =
   | { kind: 'post-events'; url: string; seconds: number; tokens: string[]; baseMs: number; firstSlot?: number; connections?: number }
   /** GET of one path below the service URL (e.g. `/api/v1/events?from=…&to=…`) with a bearer token. */
   | { kind: 'get'; url: string; seconds: number; token: string; path: string; connections?: number }
+  /**
+   * GET /events of [fromMs, toMs), request i with `from` i ms earlier (modulo 10 minutes): the same events, but never an
+   * answer the service kept from an earlier request.
+   */
+  | { kind: 'get-events-uncached'; url: string; seconds: number; token: string; fromMs: number; toMs: number; connections?: number }
 
   /** POST /tasks: request i goes to tokens[floor(i / perToken)], so no owner's board reaches its task limit. */
   | { kind: 'post-tasks'; url: string; seconds: number; tokens: string[]; perToken: number; connections?: number }
@@ -54,6 +59,13 @@ function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number
         opts: { ...base, method: 'GET', requests: [{ method: 'GET', path: spec.path, headers: { authorization: `Bearer ${spec.token}` } }] },
         sent: () => 0,
       };
+    case 'get-events-uncached': {
+      let n = 0;
+      const headers = { authorization: `Bearer ${spec.token}` };
+      const to = encodeURIComponent(new Date(spec.toMs).toISOString());
+      const path = () => `/api/v1/events?from=${encodeURIComponent(new Date(spec.fromMs - (n++ % 600_000)).toISOString())}&to=${to}`;
+      return { opts: { ...base, method: 'GET', requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path(), headers }) }] }, sent: () => 0 };
+    }
     case 'post-events': {
       // A process-wide counter: every request (whatever its connection) gets the next free slot, so no two
       // events overlap and none conflicts. Tokens rotate per request (one user when there is one token).

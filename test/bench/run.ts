@@ -3,8 +3,10 @@
  *
  *   1. bare express "hello world" (child process) as the HTTP baseline
  *   2. POST /events on the real service (child: node dist/services/main.js, fresh DATA_DIR)
- *   3. GET /events?from&to over one week holding 200 events, and GET /sync of those changes; the heavy reads (GET /available-slots,
- *      /availability, /free-busy and /routines/conflicts, with their CPU per answer) over a calendar of
+ *   3. GET /events?from&to over one week holding 200 events, and GET /sync of those changes; GET /events of a week of an
+ *      hourly series with 500 exceptions against the same week without them (every answer built, exceptions-bench.ts);
+ *      the heavy reads (GET /available-slots, /availability, /free-busy and /routines/conflicts, with their CPU per
+ *      answer) over a calendar of
  *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines;
  *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency
  *   4. append throughput of the embedded SQLite event store, in process
@@ -35,6 +37,7 @@ import { FAIR_SHARE_CONCURRENCY, FAIR_SHARE_SERIES, fairShareBench, HEAVY_READS 
 import { hostileBench } from './hostile-bench';
 import { lagBench, type LagResult } from './lag-bench';
 import { exportBench, printExport } from './export-bench';
+import { EXCEPTIONS, seedSeriesWeek } from './exceptions-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { rebuildBench, rebuildEvents } from './rebuild-bench';
 import { scaleBench, scaleSizes, scaleSummary } from './scale-bench';
@@ -78,6 +81,12 @@ function printLoad(r: LoadResult, baseline?: LoadResult): void {
   if (r.cpuPerRequest) log(`    CPU per response: ${cpuText(r)} of the server (all threads), ${fmt(r.cpuPerRequest.client, 0)} µs of the load generator`);
   log(`    ${r.ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts in ${fmt(r.seconds, 1)} s, ${r.connections} connections [${codes}]${r.sent !== undefined ? `, ${r.sent} requests sent` : ''}`);
 }
+
+/** The server's CPU per response of `r` against `without`'s, as a percentage (or "unknown"). */
+const exceptionCpu = (r: LoadResult, without: LoadResult) => {
+  const [a, b] = [r.cpuPerRequest?.server, without.cpuPerRequest?.server];
+  return a == null || b == null ? 'unknown' : pct(a / b);
+};
 
 const cpuText = (r: LoadResult) => (r.cpuPerRequest?.server == null ? 'unknown' : `${fmt(r.cpuPerRequest.server, 0)} µs`);
 /** For the summary: the server's CPU per response, and the load generator's. */
@@ -175,6 +184,8 @@ async function main(): Promise<void> {
   const base = `${service.url}/api/v1`;
   let getRes: LoadResult;
   let syncRes: LoadResult;
+  let seriesRes: LoadResult;
+  let exceptionsRes: LoadResult;
   let slotsRes: LoadResult;
   const heavyRes: Array<[string, LoadResult]> = [];
   let routinesRes: LoadResult;
@@ -206,6 +217,14 @@ async function main(): Promise<void> {
       path: `/api/v1/sync?since=${encodeURIComponent(before)}`,
     }, service);
     printLoad(syncRes, baseline);
+
+    const plain = await seedSeriesWeek(service.url, (await signUp(base)).token, 0);
+    const excepted = await seedSeriesWeek(service.url, (await signUp(base)).token, EXCEPTIONS);
+    seriesRes = await load('GET /events (a week of an hourly series; every answer built, none from the cache)', { ...plain, seconds: SECONDS, connections: CONN }, service);
+    printLoad(seriesRes, baseline);
+    exceptionsRes = await load(`GET /events (the same week, the series with ${EXCEPTIONS} exceptions, 56 of them in the week)`, { ...excepted, seconds: SECONDS, connections: CONN }, service);
+    printLoad(exceptionsRes, baseline);
+    log(`  with ${EXCEPTIONS} exceptions: ${pct(exceptionsRes.rps / seriesRes.rps)} of the rate without, ${exceptionCpu(exceptionsRes, seriesRes)} of its CPU per response`);
 
     const owner = await signUp(base);
     const s0 = performance.now();
@@ -364,6 +383,13 @@ async function main(): Promise<void> {
     { figure: 'Public booking latency', value: `p50 ${ms(bookingRes.p50)}, p99 ${ms(bookingRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline${cpuNote(getRes)}`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
+    {
+      figure: `GET /events, week of a series with ${EXCEPTIONS} exceptions`,
+      value: `${fmt(exceptionsRes.rps, 0)} rps = ${pct(exceptionsRes.rps / seriesRes.rps)} of the same week without; CPU/response ${exceptionCpu(exceptionsRes, seriesRes)} of it`,
+      target: 'CPU/response within 20 % of without',
+      result: exceptionsRes.cpuPerRequest?.server == null || seriesRes.cpuPerRequest?.server == null
+        ? '-' : pass(exceptionsRes.cpuPerRequest.server <= 1.2 * seriesRes.cpuPerRequest.server),
+    },
     { figure: `GET /sync (${GET_EVENTS} events changed)`, value: `${fmt(syncRes.rps, 0)} rps = ${pct(syncRes.rps / baseline.rps)} of baseline${cpuNote(syncRes)}`, target: '>= 50 % of baseline', result: pass(syncRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /sync latency', value: `p50 ${ms(syncRes.p50)}, p99 ${ms(syncRes.p99)}`, target: '-', result: '-' },
     { figure: `GET /available-slots (${SLOT_DAYS} days, ${SLOT_EVENTS} events, ${SLOT_SERIES} series)`, value: `${fmt(slotsRes.rps, 0)} rps = ${pct(slotsRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },

@@ -42,7 +42,8 @@ describe('asOf on list reads', () => {
     expect(await titles(ada, at(`/events?${RANGE}`, t3), 'events')).toEqual([]);
     expect(await titles(ada, `/events?${RANGE}`, 'events')).toEqual([]);
     const then = await ok(ada, 'GET', at(`/events?${RANGE}`, t2));
-    expect(then).toEqual({ events: [{ ...event, title: 'Final', version: 2, updatedAt: expect.any(String), seriesId: null, occurrenceStartsAt: null }], nextPageToken: null });
+    const { exceptions: _exceptions, ...listed } = event;
+    expect(then).toEqual({ events: [{ ...listed, title: 'Final', version: 2, updatedAt: expect.any(String), seriesId: null, occurrenceStartsAt: null }], nextPageToken: null });
     expect(await titles(bob, at(`/events?${RANGE}`, t1), 'events')).toEqual([]);
 
     // The aggregate and the read model's item, as they were.

@@ -40,7 +40,8 @@ it('delivers an event of a new Space created while the schedule projection lags'
     fields: {
       calendarId: space.body.calendar.id, title: 'while lagging', description: null, location: null, meetingUrl: null,
       kind: 'meeting', startsAt: '2031-09-01T09:00:00.000Z', endsAt: '2031-09-01T10:00:00.000Z', timeZone: 'UTC',
-      allDay: false, busy: true, recurrenceRule: null, resources: [], attendees: [], allowOverlap: false, taskId: null, goalId: null,
+      allDay: false, busy: true, recurrenceRule: null, resources: [], attendees: [], reminders: [], allowOverlap: false, taskId: null,
+      goalId: null,
     },
   }, { userId: user.userId, commandId: newId(), correlationId: 'lag-test', spaceId });
 

@@ -79,7 +79,7 @@ it('gives what the main thread reads, opened with the keys it asks the main thre
   const read = await offThread.events.readAllOf!(0, 6, types);
   expect(read).toStrictEqual(onMain);
   expect(read.events.map((e) => e.type)).toEqual(['event.created', 'event.updated', 'thing.noted', 'thing.noted', 'thing.noted']);
-  expect(read.events[0]).toMatchObject({ data: { title: 'v1, upcast on read', taskId: null, goalId: null }, metadata: { schemaVersion: 2 } });
+  expect(read.events[0]).toMatchObject({ data: { title: 'v1, upcast on read', taskId: null, goalId: null, exceptions: [] }, metadata: { schemaVersion: 3 } });
   expect(read.events[3].data).toEqual({ note: 'Bob only' });
   expect(page.events.map((e) => e.position)).toEqual(read.events.map((e) => e.position));
 

@@ -36,7 +36,7 @@ function bookSlot(id: string, start: string, end: string, overrides: Partial<Ext
       startsAt: start, endsAt: end, timeZone: 'Europe/Berlin', guest: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Lisbon' },
       note: 'Hello', location: 'Video',
     },
-    title: 'Intro call with Ana', buffers: noBuffers, tokenHash: `hash-${id}`, now: NOW, ...overrides,
+    title: 'Intro call with Ana', buffers: noBuffers, reminders: [], tokenHash: `hash-${id}`, now: NOW, ...overrides,
   };
 }
 
@@ -47,7 +47,8 @@ function busyEvent(id: string, start: string, end: string, overrides: Partial<Ev
   const data: Event = {
     id, spaceId: SPACE, calendarId: CAL2, title: 'Busy', description: null, location: null, meetingUrl: null, kind: 'meeting',
     startsAt: start, endsAt: end, timeZone: 'UTC', allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null,
-    resources: [], attendees: [], allowOverlap: false, status: 'confirmed', createdBy: HOST, createdAt: NOW, updatedAt: NOW,
+    resources: [], attendees: [], reminders: [], allowOverlap: false, exceptions: [], status: 'confirmed', createdBy: HOST,
+    createdAt: NOW, updatedAt: NOW,
     deletedAt: null, version: 1, ...overrides,
   };
   return { type: 'event.created' as const, data };
@@ -92,6 +93,18 @@ describe('booking a slot', () => {
   it('checks each occurrence of a recurring busy event', () => {
     const daily = busyEvent('e1', '2026-11-25T09:00:00.000Z', '2026-11-25T10:00:00.000Z', { recurrenceRule: 'FREQ=DAILY' });
     given(scheduleDecider, [...history, daily]).when(bookSlot('b1', at('09:30'), at('10:00'))).thenThrows('slot_taken');
+  });
+
+  it('takes a series\' exceptions: a cancelled or non-busy occurrence frees its time, a moved one holds its new time', () => {
+    const daily = (exceptions: Event['exceptions']) =>
+      busyEvent('e1', '2026-11-25T09:00:00.000Z', '2026-11-25T10:00:00.000Z', { recurrenceRule: 'FREQ=DAILY', exceptions });
+    const accepted = [{ type: 'event.created' as const }, { type: 'booking.created' as const }, { type: 'booking.token_issued' as const }];
+    const original = at('09:00');
+    given(scheduleDecider, [...history, daily([{ occurrenceStartsAt: original, cancelled: true }])]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(accepted);
+    given(scheduleDecider, [...history, daily([{ occurrenceStartsAt: original, busy: false }])]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(accepted);
+    const moved = daily([{ occurrenceStartsAt: original, startsAt: at('14:00'), endsAt: at('15:00') }]);
+    given(scheduleDecider, [...history, moved]).when(bookSlot('b1', at('09:30'), at('10:00'))).then(accepted);
+    given(scheduleDecider, [...history, moved]).when(bookSlot('b1', at('14:30'), at('15:00'))).thenThrows('slot_taken');
   });
 
   it('refuses another person\'s Space and unknown calendars (not_found), and a reused id', () => {

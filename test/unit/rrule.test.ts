@@ -133,7 +133,7 @@ describe('bounded work', () => {
     for (const rule of ['FREQ=HOURLY;COUNT=1000000000', 'FREQ=DAILY;UNTIL=99991231T000000Z', 'FREQ=DAILY;FREQ=MINUTELY']) {
       const legacy = series(rule);
       expect(occurrences(legacy, Date.parse('2026-01-01'), Date.parse('2027-12-31'))).toEqual([
-        { start: Date.parse(legacy.startsAt), end: Date.parse(legacy.endsAt) },
+        { start: Date.parse(legacy.startsAt), end: Date.parse(legacy.endsAt), original: Date.parse(legacy.startsAt), change: null },
       ]);
       expect(seriesEnd(legacy)).toBe(Date.parse(legacy.endsAt));
     }

@@ -22,14 +22,14 @@ function fields(overrides: Partial<EventFields> = {}): EventFields {
   return {
     calendarId: CAL, title: 'Meeting', description: null, location: null, meetingUrl: null, kind: 'meeting',
     startsAt: '2026-12-01T09:00:00.000Z', endsAt: '2026-12-01T10:00:00.000Z', timeZone: 'Europe/Berlin',
-    allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [], allowOverlap: false,
-    ...overrides,
+    allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [], reminders: [],
+    allowOverlap: false, ...overrides,
   };
 }
 
 function existing(id: string, overrides: Partial<EventFields> = {}, status: Event['status'] = 'confirmed') {
   const data: Event = {
-    ...fields(overrides), id, spaceId: SPACE, status, createdBy: OWNER, createdAt: NOW, updatedAt: NOW,
+    ...fields(overrides), id, spaceId: SPACE, exceptions: [], status, createdBy: OWNER, createdAt: NOW, updatedAt: NOW,
     deletedAt: status === 'cancelled' ? NOW : null, version: 1,
   };
   return { type: 'event.created' as const, data };

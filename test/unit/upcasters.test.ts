@@ -46,17 +46,19 @@ describe('upcaster registry', () => {
     expect(() => new Upcasters([...thingUpcasters, thingUpcasters[0]], { thing: 3 })).toThrow('two upcasters for thing@1');
   });
 
-  it("the service's registry is complete, and event.* v1 reads as v2 with unlinked planner fields", () => {
+  it("the service's registry is complete; event.* v1 reads as v3: unlinked planner fields, no reminders, no exceptions", () => {
     expect(() => new Upcasters(UPCASTERS)).not.toThrow();
-    expect(schemaVersionOf('event.created')).toBe(2);
+    expect(schemaVersionOf('event.created')).toBe(3);
     expect(schemaVersionOf('task.created')).toBe(1);
     const v1 = { id: 'x', title: 'Standup' };
     for (const type of Object.keys(EVENT_VERSIONS).filter((t) => t.startsWith('event.'))) {
       const read = new Upcasters(UPCASTERS).upcast(recorded(type, v1, 1));
-      expect(read.data).toEqual({ id: 'x', title: 'Standup', taskId: null, goalId: null });
-      expect(read.metadata.schemaVersion).toBe(2);
+      expect(read.data).toEqual({ id: 'x', title: 'Standup', taskId: null, goalId: null, reminders: [], exceptions: [] });
+      expect(read.metadata.schemaVersion).toBe(3);
     }
     const linked = { id: 'x', taskId: 't', goalId: 'g' };
-    expect(new Upcasters(UPCASTERS).upcast(recorded('event.updated', linked, 1)).data).toEqual(linked);
+    expect(new Upcasters(UPCASTERS).upcast(recorded('event.updated', linked, 1)).data).toEqual({ ...linked, reminders: [], exceptions: [] });
+    const v2 = { id: 'x', taskId: null, goalId: null, reminders: [{ minutesBefore: 5, method: 'push' }] };
+    expect(new Upcasters(UPCASTERS).upcast(recorded('event.created', v2, 2)).data).toEqual({ ...v2, exceptions: [] });
   });
 });

@@ -23,7 +23,8 @@ const at = '2031-03-01T10:00:00.000Z';
 const sampleEvent: Event = {
   id: uuid(1), spaceId: uuid(2), calendarId: uuid(3), title: 'Standup', description: null, location: null,
   meetingUrl: null, kind: 'meeting', startsAt: at, endsAt: '2031-03-01T10:15:00.000Z', timeZone: 'Europe/Paris',
-  allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [], allowOverlap: false,
+  allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [], reminders: [],
+  allowOverlap: false, exceptions: [],
   status: 'confirmed', createdBy: uuid(4), createdAt: at, updatedAt: at, deletedAt: null, version: 1,
 };
 const sampleTask = {
@@ -66,7 +67,7 @@ describe('webhook catalogue', () => {
     for (const def of WEBHOOK_CATALOGUE) expect(Object.keys(def.producers).length).toBeGreaterThan(0);
     const wired = Object.keys(domainEvents).filter((t) => webhooksProducedBy(t).length > 0);
     expect(wired).toEqual([
-      'event.created', 'event.updated', 'event.cancelled',
+      'event.created', 'event.updated', 'event.cancelled', 'event.occurrence.changed', 'event.occurrence.cancelled',
       'routine.created', 'routine.updated', 'routine.deleted', 'routine.period.completed', 'routine.period.skipped',
       'task.created', 'task.updated', 'task.completed', 'task.assigned', 'task.due_changed', 'task.deleted',
       'booking.created', 'booking.rescheduled', 'booking.cancelled',
@@ -79,6 +80,21 @@ describe('webhook catalogue', () => {
       const [{ def, produce }] = webhooksProducedBy(type);
       const produced = produce({ data: sampleEvent, metadata: meta });
       expect(produced).toEqual({ data: sampleEvent, audience: { spaceId: sampleEvent.spaceId } });
+      expect(def.data.safeParse(produced.data).success).toBe(true);
+    }
+  });
+
+  it('delivers a changed or cancelled occurrence as event.updated or event.cancelled whose data is the occurrence', () => {
+    const series = { ...sampleEvent, recurrenceRule: 'FREQ=DAILY', exceptions: [{ occurrenceStartsAt: '2031-03-02T10:00:00.000Z', title: 'Moved' }] };
+    const { exceptions: _x, ...fields } = series;
+    const occurrence = { ...fields, title: 'Moved', startsAt: '2031-03-02T10:00:00.000Z', endsAt: '2031-03-02T10:15:00.000Z', seriesId: series.id, occurrenceStartsAt: '2031-03-02T10:00:00.000Z' };
+    const data = { seriesId: series.id, occurrenceStartsAt: occurrence.occurrenceStartsAt, occurrence, series };
+    for (const [domainType, webhookType] of [['event.occurrence.changed', 'event.updated'], ['event.occurrence.cancelled', 'event.cancelled']]) {
+      expect(domainEvents[domainType as 'event.occurrence.changed'].safeParse(data).success).toBe(true);
+      const [{ def, produce }] = webhooksProducedBy(domainType);
+      expect(def.type).toBe(webhookType);
+      const produced = produce({ data, metadata: meta });
+      expect(produced).toEqual({ data: occurrence, audience: { spaceId: series.spaceId } });
       expect(def.data.safeParse(produced.data).success).toBe(true);
     }
   });

@@ -7,6 +7,7 @@ import {
   bookingOperations, publicBookingOperations, type Booking, type MeetingType, type PublicBookingBody, type RescheduleBody,
 } from '../../contracts/bookings';
 import { findOperation } from '../../contracts/operation';
+import { defaultRemindersOf } from '../../contracts/reminders';
 import { guestBookingOf, guestView, meetingTypeOf, publicType, storedBooking, type StoredBooking } from '../../read-api/bookings/bookings.queries';
 import { hostFor, requireSlot } from '../../read-api/bookings/slots';
 import { readModelSources } from '../../read-api/availability/sources';
@@ -102,6 +103,7 @@ export function bookingsWriteRoutes(app: AppContext) {
         },
         title: `${type.name} with ${b.guest.name}`,
         buffers: buffersOf(type),
+        reminders: defaultRemindersOf(host.preferences),
         tokenHash: manageTokenHash(manageToken),
         now: iso(now),
       });

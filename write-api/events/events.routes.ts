@@ -1,62 +1,20 @@
 import type { z } from 'zod';
-import type { AttendeeInput, CreateEventBody, Event, RsvpBody, UpdateEventBody } from '../../contracts/events';
+import type { CreateEventBody, RsvpBody, UpdateEventBody } from '../../contracts/events';
 import { eventOperations } from '../../contracts/events';
 import { findOperation } from '../../contracts/operation';
-import { SCHEDULE } from '../../projections/schedule.projection';
-import { etagOf, expectedVersions } from '../../services/http/etag';
-import { locateEvent } from '../../read-api/events/events.queries';
-import { ownGoal } from '../../read-api/goals/goals.queries';
-import { userIdsByEmail } from '../../read-api/profile/users.queries';
+import { defaultRemindersOf } from '../../contracts/reminders';
 import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import { deterministicUuid } from '../../services/ids';
-import { route, type Input } from '../../services/http/route';
+import { route } from '../../services/http/route';
 import { decided } from '../../services/commands/command-handler';
-import { userDecider, userStream } from '../accounts/user.decider';
-import { isTestAccountEmail, isTestSpace } from '../api-keys/test-environment';
-import { lookupCaughtUp } from '../schedule/locate';
-import { scheduleDecider, scheduleStream, type ScheduleCommand } from '../schedule/schedule.decider';
+import { isTestSpace } from '../api-keys/test-environment';
+import { eventCommands } from './event-commands';
 
-type Attendees = z.infer<typeof AttendeeInput>[];
 type IdParams = { id: string };
 
 export function eventsWriteRoutes(app: AppContext) {
-  const profile = async (userId: string) => (await app.commands.load(userStream(userId), userDecider)).state.user!;
-
-  const resolveAttendees = async (input: Attendees, environment: 'live' | 'test'): Promise<Event['attendees']> => {
-    const ids = await userIdsByEmail(app.readModels, input.map((a) => a.email));
-    // Only users of the caller's environment are linked: test data never reaches a live inbox, nor live data a test one.
-    const userId = (email: string) => (isTestAccountEmail(email) === (environment === 'test') ? ids.get(email.toLowerCase()) ?? null : null);
-    return input.map((a) => ({ email: a.email, name: a.name ?? null, userId: userId(a.email), response: 'needs_action' }));
-  };
-
-  const spaceOfCalendar = async (calendarId: string) =>
-    lookupCaughtUp(app, async () => {
-      const doc = await (await app.readModels.docs(SCHEDULE))('calendars').get(calendarId);
-      return (doc?.spaceId as string | undefined) ?? null;
-    });
-
-  const eventLocation = async (id: string) => {
-    const event = await lookupCaughtUp(app, () => locateEvent(app.readModels, id));
-    if (!event) throw notFound('Event');
-    return event;
-  };
-
-  /** A block may count for one of the caller's goals only. */
-  const checkGoal = async (userId: string, goalId: string | null | undefined) => {
-    if (goalId && !(await lookupCaughtUp(app, () => ownGoal(app.readModels, userId, goalId)))) throw notFound('Goal');
-  };
-
-  const run = async (input: Input<unknown, unknown, unknown>, spaceId: string, command: ScheduleCommand) =>
-    app.commands.handle(scheduleStream(spaceId), scheduleDecider, command, {
-      userId: input.principal!.userId, commandId: input.commandId, correlationId: input.requestId, spaceId,
-    });
-
-  const ifMatch = (input: Input<unknown, unknown, unknown>) => expectedVersions(input.header('If-Match'));
-
-  const answer = (status: number, event: Event, position: number | null) => ({
-    status, body: { event }, headers: { ETag: etagOf(event.version) }, position,
-  });
+  const { profile, resolveAttendees, spaceOfCalendar, eventLocation, checkGoal, changesOf, run, ifMatch, answer } = eventCommands(app);
 
   return [
     route<CreateEventBody>(findOperation(eventOperations, 'post', '/events'), async (input) => {
@@ -89,6 +47,7 @@ export function eventsWriteRoutes(app: AppContext) {
           goalId: b.goalId ?? null,
           resources: [...new Set(b.resources ?? [])],
           attendees: await resolveAttendees(b.attendees ?? [], input.principal!.environment),
+          reminders: b.reminders ?? defaultRemindersOf(me.preferences),
           allowOverlap: b.allowOverlap ?? false,
         },
       });
@@ -98,15 +57,7 @@ export function eventsWriteRoutes(app: AppContext) {
     route<UpdateEventBody, unknown, IdParams>(findOperation(eventOperations, 'patch', '/events/{id}'), async (input) => {
       const located = await eventLocation(input.params.id);
       await checkGoal(input.principal!.userId, input.body.goalId);
-      const { attendees, startsAt, endsAt, resources, ...rest } = input.body;
-      const changes: Partial<Event> = { ...rest };
-      if (startsAt) changes.startsAt = new Date(startsAt).toISOString();
-      if (endsAt) changes.endsAt = new Date(endsAt).toISOString();
-      if (resources) changes.resources = [...new Set(resources)];
-      if (attendees) {
-        const previous = new Map(located.attendees.map((a) => [a.email.toLowerCase(), a.response]));
-        changes.attendees = (await resolveAttendees(attendees, input.principal!.environment)).map((a) => ({ ...a, response: previous.get(a.email.toLowerCase()) ?? a.response }));
-      }
+      const changes = await changesOf(input, input.body, located.attendees);
       const result = await run(input, located.spaceId, {
         type: 'UpdateEvent', actorId: input.principal!.userId, eventId: located.id, changes,
         expectedVersions: ifMatch(input), now: new Date().toISOString(),

@@ -4,6 +4,7 @@
  */
 import { findOperation } from '../../contracts/operation';
 import { plannerOperations, type ApplyBlock, type ApplyBody } from '../../contracts/planner';
+import { defaultRemindersOf } from '../../contracts/reminders';
 import { refuseOverlappingBlocks } from './overlaps';
 import { ownGoal } from '../../read-api/goals/goals.queries';
 import { visibleTask } from '../../read-api/tasks/tasks.queries';
@@ -51,7 +52,7 @@ export function plannerWriteRoutes(app: AppContext) {
         endsAt: new Date(b.endsAt).toISOString(),
         timeZone: me.timeZone, allDay: false, busy: true, recurrenceRule: null,
         taskId: b.taskId ?? null, goalId: b.goalId ?? null,
-        resources: [], attendees: [], allowOverlap: false,
+        resources: [], attendees: [], reminders: defaultRemindersOf(me.preferences), allowOverlap: false,
       });
       // The default calendar lives in the personal Space (both fixed at signup).
       const spaceId = me.personalSpaceId;

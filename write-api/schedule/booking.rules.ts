@@ -11,7 +11,7 @@ import type { Booking } from '../../contracts/bookings';
 import type { Event } from '../../contracts/events';
 import { conflict, notFound } from '../../services/errors';
 import { occurrences } from '../../services/time/recurrence';
-import type { ScheduleIndex } from './conflicts';
+import { isBusy, type ScheduleIndex } from './conflicts';
 
 export const bookingCancelled = () => conflict('booking_cancelled', 'A cancelled booking cannot move');
 
@@ -30,6 +30,8 @@ export type BookingCommand =
       /** The calendar event's fields that do not follow from the booking. */
       title: string;
       buffers: Buffers;
+      /** The host's default reminders. */
+      reminders: Event['reminders'];
       tokenHash: string;
       now: string;
     }
@@ -66,8 +68,8 @@ export function busyAround(view: BookingView, start: number, end: number, buffer
   const to = end + buffers.afterMinutes * MINUTE;
   const found: Array<{ id: string; startsAt: string; endsAt: string }> = [];
   for (const other of view.index.near(from, to)) {
-    if (!other.busy || other.id === ignoreEventId) continue;
-    const hit = occurrences(other, from, to).find((o) => o.start < to && o.end > from);
+    if (other.id === ignoreEventId) continue;
+    const hit = occurrences(other, from, to).find((o) => isBusy(other, o) && o.start < to && o.end > from);
     if (hit) found.push({ id: other.id, startsAt: new Date(hit.start).toISOString(), endsAt: new Date(hit.end).toISOString() });
   }
   return found;
@@ -108,8 +110,8 @@ export function decideBooking(command: BookingCommand, view: BookingView): Booki
         id: b.eventId!, spaceId: view.space.id, calendarId: b.calendarId, title: command.title, description: b.note,
         location: b.location, meetingUrl: null, kind: 'meeting', startsAt: b.startsAt, endsAt: b.endsAt, timeZone: b.timeZone,
         allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [],
-        attendees: [{ email: b.guest.email, name: b.guest.name, userId: null, response: 'yes' }], allowOverlap: false,
-        status: 'confirmed', createdBy: b.hostId, createdAt: command.now, updatedAt: command.now, deletedAt: null, version: 1,
+        attendees: [{ email: b.guest.email, name: b.guest.name, userId: null, response: 'yes' }], reminders: command.reminders,
+        allowOverlap: false, exceptions: [], status: 'confirmed', createdBy: b.hostId, createdAt: command.now, updatedAt: command.now, deletedAt: null, version: 1,
       };
       return [
         { type: 'event.created', data: event },

@@ -1,5 +1,5 @@
-import type { Event } from '../../contracts/events';
-import { occurrences, type Interval } from '../../services/time/recurrence';
+import type { Event, OccurrenceException } from '../../contracts/events';
+import { occurrences, type Instance, type Interval } from '../../services/time/recurrence';
 
 /** Recurring events are checked occurrence by occurrence over this horizon (addendum: the next 366 days). */
 export const HORIZON_MS = 366 * 86_400_000;
@@ -80,32 +80,42 @@ function overlapsAny(a: Interval[], b: Interval[]): Interval | null {
   return null;
 }
 
+/** Is this occurrence busy: its own `busy` when it was changed, else the series'. */
+export const isBusy = (event: Event, o: Instance<OccurrenceException>) => o.change?.busy ?? event.busy;
+
 /**
- * Time conflict: a busy event overlapping another busy event of the same calendar (of any calendar of the Space for
- * `scope: 'space'`), unless the candidate allows overlap. Resource conflict: overlapping events of the Space that
- * hold a common resource, whatever allowOverlap says.
+ * Time conflict: a busy occurrence overlapping a busy occurrence of another event of the same calendar (of any
+ * calendar of the Space for `scope: 'space'`), unless the candidate allows overlap. Resource conflict: overlapping
+ * occurrences of events of the Space that hold a common resource, whatever allowOverlap says. Series are expanded
+ * with their exceptions: a cancelled occurrence holds nothing, a moved one its new time. `replacing` stands in for
+ * stored events the same command changes (a split's shortened series).
  */
-export function findConflicts(candidate: Event, index: ScheduleIndex, now: number, scope: 'calendar' | 'space' = 'calendar'): Conflicts {
+export function findConflicts(
+  candidate: Event, index: ScheduleIndex, now: number, scope: 'calendar' | 'space' = 'calendar',
+  replacing: ReadonlyMap<string, Event> = new Map(),
+): Conflicts {
   const window = candidate.recurrenceRule
     ? { from: now, to: now + HORIZON_MS }
     : { from: Date.parse(candidate.startsAt), to: Date.parse(candidate.endsAt) };
   const mine = occurrences(candidate, window.from, window.to);
   const result: Conflicts = { time: [], resource: [] };
   if (mine.length === 0) return result;
+  const mineBusy = mine.filter((o) => isBusy(candidate, o));
   // reduce, not Math.max(...): a long event repeating often has more occurrences than the call stack holds arguments.
   const span = { from: mine[0].start, to: mine.reduce((end, m) => Math.max(end, m.end), -Infinity) };
   const resources = new Set(candidate.resources);
-  for (const other of index.near(span.from, span.to)) {
+  for (const stored of index.near(span.from, span.to)) {
+    const other = replacing.get(stored.id) ?? stored;
     if (other.id === candidate.id) continue;
-    const timeRule =
-      candidate.busy && other.busy && !candidate.allowOverlap && (scope === 'space' || other.calendarId === candidate.calendarId);
+    const timeRule = !candidate.allowOverlap && (scope === 'space' || other.calendarId === candidate.calendarId);
     const resourceRule = other.resources.some((r) => resources.has(r));
-    if (!timeRule && !resourceRule) continue;
-    const hit = overlapsAny(mine, occurrences(other, span.from, span.to));
-    if (!hit) continue;
-    const conflict = { id: other.id, startsAt: new Date(hit.start).toISOString(), endsAt: new Date(hit.end).toISOString() };
-    if (resourceRule) result.resource.push(conflict);
-    if (timeRule) result.time.push(conflict);
+    if ((!timeRule || mineBusy.length === 0) && !resourceRule) continue;
+    const theirs = occurrences(other, span.from, span.to);
+    const timeHit = timeRule ? overlapsAny(mineBusy, theirs.filter((o) => isBusy(other, o))) : null;
+    const resourceHit = resourceRule ? overlapsAny(mine, theirs) : null;
+    const at = (hit: Interval) => ({ id: other.id, startsAt: new Date(hit.start).toISOString(), endsAt: new Date(hit.end).toISOString() });
+    if (resourceHit) result.resource.push(at(resourceHit));
+    if (timeHit) result.time.push(at(timeHit));
   }
   return result;
 }

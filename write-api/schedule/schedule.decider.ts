@@ -3,15 +3,18 @@
  * that time and resource conflicts are decided inside one consistency boundary.
  */
 import type { DomainEvent } from '../../contracts/domain-events';
-import { MAX_EVENT_DAYS, type Event } from '../../contracts/events';
+import type { Event, EventFields } from '../../contracts/events';
 import type { Calendar, Space } from '../../contracts/spaces';
 import type { Decider } from '../../services/commands/decider';
-import { ApiError, conflict, notFound, versionMismatch } from '../../services/errors';
-import { checkRule } from '../../services/time/recurrence';
+import { conflict, notFound, versionMismatch } from '../../services/errors';
 import {
   bookingOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
 } from './booking.rules';
 import { findConflicts, ScheduleIndex } from './conflicts';
+import { answered, decideOccurrence, invitedTo, keptExceptions, type OccurrenceCommand, type OccurrenceEvent } from './occurrence.rules';
+import { checkFields, validate } from './validation';
+
+export type { EventFields } from '../../contracts/events';
 
 export interface ScheduleState {
   space: Space | null;
@@ -23,11 +26,6 @@ export interface ScheduleState {
   bookings: Map<string, BookingRecord>;
   bookingByEvent: Map<string, string>;
 }
-
-export type EventFields = Omit<
-  Event,
-  'id' | 'spaceId' | 'status' | 'createdBy' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'version'
->;
 
 export type ScheduleCommand =
   | { type: 'CreateSpace'; space: Space; calendar: Calendar }
@@ -45,10 +43,12 @@ export type ScheduleCommand =
     }
   | { type: 'CancelEvent'; actorId: string; eventId: string; expectedVersions?: number[]; now: string }
   | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string }
+  | OccurrenceCommand
   | BookingCommand;
 
 type ScheduleEvent =
   | Extract<DomainEvent, { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }>
+  | OccurrenceEvent
   | BookingEvent;
 
 const canUse = (state: ScheduleState, userId: string) => state.space !== null && state.space.ownerId === userId;
@@ -68,49 +68,11 @@ function checkVersion(event: Event, allowed: number[] | undefined): void {
   if (allowed !== undefined && !allowed.includes(event.version)) throw versionMismatch();
 }
 
-function checkFields(state: ScheduleState, candidate: Event): void {
-  if (!state.calendars.has(candidate.calendarId)) throw notFound('Calendar');
-  if (Date.parse(candidate.endsAt) <= Date.parse(candidate.startsAt)) {
-    throw new ApiError(400, 'invalid_request', 'endsAt must be after startsAt', {
-      issues: [{ path: 'endsAt', message: 'must be after startsAt' }],
-    });
-  }
-  // A partial update is checked here against the stored start (a full body already was, by the route machinery).
-  if (Date.parse(candidate.endsAt) - Date.parse(candidate.startsAt) > MAX_EVENT_DAYS * 86_400_000) {
-    throw new ApiError(400, 'invalid_request', `endsAt must be at most ${MAX_EVENT_DAYS} days after startsAt`, {
-      issues: [{ path: 'endsAt', message: `at most ${MAX_EVENT_DAYS} days after startsAt` }],
-    });
-  }
-  if (candidate.recurrenceRule) {
-    const problem = checkRule(candidate);
-    if (problem) {
-      throw new ApiError(400, 'invalid_request', `recurrenceRule ${problem}`, {
-        issues: [{ path: 'recurrenceRule', message: problem }],
-      });
-    }
-  }
-}
-
-function validate(state: ScheduleState, candidate: Event, now: string): void {
-  checkFields(state, candidate);
-  const found = findConflicts(candidate, state.index, Date.parse(now));
-  if (found.resource.length) {
-    throw conflict('resource_conflict', 'A resource of this event is already booked at that time', {
-      conflicts: found.resource,
-    });
-  }
-  if (found.time.length) {
-    throw conflict('time_conflict', 'The event overlaps another busy event in this calendar', {
-      conflicts: found.time,
-    });
-  }
-}
-
 function newEvent(state: ScheduleState, space: Space, eventId: string, fields: EventFields, actorId: string, now: string): Event {
   if (state.events.has(eventId)) throw conflict('duplicate_id', 'An event with this id exists');
   return {
-    id: eventId, spaceId: space.id, ...fields, status: 'confirmed', createdBy: actorId, createdAt: now, updatedAt: now,
-    deletedAt: null, version: 1,
+    id: eventId, spaceId: space.id, ...fields, exceptions: [], status: 'confirmed', createdBy: actorId, createdAt: now,
+    updatedAt: now, deletedAt: null, version: 1,
   };
 }
 
@@ -156,7 +118,8 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'UpdateEvent': {
         const current = requireEvent(state, command.actorId, command.eventId);
         checkVersion(current, command.expectedVersions);
-        const next: Event = { ...current, ...command.changes, updatedAt: command.now, version: current.version + 1 };
+        const changed: Event = { ...current, ...command.changes, updatedAt: command.now, version: current.version + 1 };
+        const next = { ...changed, exceptions: keptExceptions(changed, current.exceptions) };
         validate(state, next, command.now);
         return [{ type: 'event.updated', data: next }];
       }
@@ -175,13 +138,17 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'AnswerInvitation': {
         const current = state.events.get(command.eventId);
         const email = command.email.toLowerCase();
-        const index = current?.attendees.findIndex((a) => a.userId === command.userId || a.email.toLowerCase() === email);
-        if (!current || current.status === 'cancelled' || index === undefined || index < 0) throw notFound('Event');
-        const attendees = current.attendees.map((a, i) =>
-          i === index ? { ...a, userId: command.userId, response: command.answer } : a,
-        );
-        const next: Event = { ...current, attendees, updatedAt: command.now, version: current.version + 1 };
-        return [{ type: 'event.updated', data: next }];
+        const matches = (a: Event['attendees'][number]) => a.userId === command.userId || a.email.toLowerCase() === email;
+        if (!current || current.status === 'cancelled' || !invitedTo(current, matches)) throw notFound('Event');
+        const answer = answered(current, matches, (a) => ({ ...a, userId: command.userId, response: command.answer }));
+        return [{ type: 'event.updated', data: { ...current, ...answer, updatedAt: command.now, version: current.version + 1 } }];
+      }
+      case 'ChangeOccurrence':
+      case 'CancelOccurrence':
+      case 'SplitSeries': {
+        const series = requireEvent(state, command.actorId, command.eventId);
+        checkVersion(series, command.expectedVersions);
+        return decideOccurrence(command, state, series);
       }
       case 'BookSlot':
       case 'RescheduleBooking':
@@ -203,6 +170,12 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'event.cancelled': {
         state.events.set(event.data.id, event.data);
         state.index.put(event.data);
+        break;
+      }
+      case 'event.occurrence.changed':
+      case 'event.occurrence.cancelled': {
+        state.events.set(event.data.series.id, event.data.series);
+        state.index.put(event.data.series);
         break;
       }
       default:
