@@ -4,7 +4,8 @@
  * The rules (who counts as shared, working hours, scoring, bounds) are in docs/sharing.md.
  */
 import { z } from 'zod';
-import { BoundedInstant as Instant, DateTime, ErrorEnvelope, laterThan, Uuid } from './common';
+import { tooMuch } from './availability';
+import { BoundedInstant as Instant, DateTime, laterThan, Uuid } from './common';
 import { op } from './operation';
 
 export const SCHEDULING_LIMITS = {
@@ -123,11 +124,6 @@ export const MeetingSuggestionsResponse = z
       }],
     }, { suggestions: [], emptySuggestionsReason: 'attendees_unavailable' }],
   });
-
-const tooMuch = {
-  description: 'More events or occurrences in the range than one request may expand (`expansion_limit_exceeded`)',
-  schema: ErrorEnvelope,
-};
 
 export const schedulingOperations = [
   op({

@@ -4,13 +4,14 @@
  */
 import { SCHEDULING_LIMITS, type FreeBusyBody, type MeetingSuggestionsBody } from '../../contracts/scheduling';
 import { availabilityOf } from '../../services/availability/engine';
+import { complement } from '../../services/availability/intervals';
 import { meetingTimes, type AttendeeWindows } from '../../services/availability/meeting-times';
 import { freeWindows } from '../../services/availability/timeline';
 import type { Interval } from '../../services/availability/types';
 import { localHoursIn } from '../../services/availability/weekly-hours';
 import { isoOf } from '../../services/time/iso';
 import { MINUTE_MS } from '../../services/time/local-time';
-import { busyIntervalsOf, ownRules, spanOf, type EngineInputs } from '../availability/answers';
+import { busyIntervalsOf, ownRules, spanOf, type EngineInputs, type Owner } from '../availability/answers';
 
 export type SchedulingRequest =
   | { kind: 'free-busy-people'; body: FreeBusyBody; now: number }
@@ -40,23 +41,37 @@ function freeBusyOfPeople(req: Extract<SchedulingRequest, { kind: 'free-busy-peo
   };
 }
 
-/** An attendee's working hours and free time over the range, from the engine with their own rules. */
-function windowsOf(range: Interval, inputs: EngineInputs | null, now: number): AttendeeWindows {
+/** Each person's working hours in the range, worked out once per zone and hours (colleagues often share both). */
+function hoursOfOwners(range: Interval) {
+  const known = new Map<string, Interval[]>();
+  return (owner: Owner): Interval[] => {
+    const key = `${owner.timeZone} ${JSON.stringify(owner.workingHours)}`;
+    if (!known.has(key)) known.set(key, localHoursIn(range, owner.workingHours, owner.timeZone));
+    return known.get(key)!;
+  };
+}
+
+/** An attendee's working hours and free time over the range: the engine's busy time and what is past, outside their hours. */
+function windowsOf(range: Interval, inputs: EngineInputs | null, now: number, hoursOf: (owner: Owner) => Interval[]): AttendeeWindows {
   if (!inputs) return { hours: null, free: null };
   const { owner } = inputs;
-  const { blocked } = availabilityOf({ range, timeZone: owner.timeZone, events: inputs.events, routines: inputs.routines, rules: ownRules(owner, now) });
-  return { hours: localHoursIn(range, owner.workingHours, owner.timeZone), free: freeWindows(range, blocked) };
+  const hours = hoursOf(owner);
+  const rules = { ...ownRules(owner, now), workingHours: null };
+  const { blocked } = availabilityOf({ range, timeZone: owner.timeZone, events: inputs.events, routines: inputs.routines, rules });
+  const outside = complement(range, hours).map((i) => ({ ...i, reason: { type: 'outside_hours' as const } }));
+  return { hours, free: freeWindows(range, [...blocked, ...outside]) };
 }
 
 function suggestionsFor(req: Extract<SchedulingRequest, { kind: 'meeting-suggestions' }>, { people }: PeopleInputs) {
   const range = rangeOf(req.body);
+  const hours = hoursOfOwners(range);
   const { times, reason } = meetingTimes({
     range,
     durationMs: req.body.durationMinutes * MINUTE_MS,
     stepMs: SCHEDULING_LIMITS.stepMinutes * MINUTE_MS,
     now: req.now,
     minimumPercentage: req.body.minimumAttendeePercentage ?? 100,
-    attendees: people.map((p) => windowsOf(range, p.inputs, req.now)),
+    attendees: people.map((p) => windowsOf(range, p.inputs, req.now, hours)),
     max: SCHEDULING_LIMITS.suggestions,
   });
   return {

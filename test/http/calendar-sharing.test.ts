@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { request, signUp, useTestService, type ApiResponse, type Client, type TestService } from '../support/service';
+import { instantBetweenWrites, request, signUp, useTestService, type ApiResponse, type Client, type TestService } from '../support/service';
 
 let svc: TestService;
 useTestService((s) => (svc = s));
@@ -206,5 +206,16 @@ describe('what each role sees and may do', () => {
     expect((await w.member.call('DELETE', `/calendars/${w.calendarId}/members/${w.member.userId}`)).status).toBe(204);
     expect((await calendarsOf(w.member)).map((c) => c.id)).not.toContain(w.calendarId);
     expectNotFound(await w.member.call('DELETE', `/calendars/${w.calendarId}/members/${w.stranger.userId}`));
+  });
+
+  it('time travel (GET /events?asOf=) reads a shared calendar as it was, with the roles as they are now', async () => {
+    const w = await world();
+    await share(w, 'reader');
+    const before = await instantBetweenWrites();
+    expect((await w.owner.call('PATCH', `/events/${w.event.id}`, { title: 'Board review (v2)' })).status).toBe(200);
+    const asOf = async () => (await w.member.call('GET', `/events?from=${FROM}&to=${TO}&asOf=${encodeURIComponent(before)}`)).body.events;
+    expect((await asOf()).map((e: { title: string }) => e.title)).toEqual(['Board review']);
+    await share(w, 'freeBusyReader');
+    expect(await asOf()).toEqual([]);
   });
 });
