@@ -62,7 +62,7 @@ export const scheduleProjection = projection({
         if (!space) return;
         await docs('memberships').putIfNewer({
           _id: `${member.spaceId}:${member.userId}`, _pos: e.position, spaceId: member.spaceId, userId: member.userId,
-          ownerId: space.ownerId as string, role: member.role, email: member.email, name: member.name, createdAt: member.createdAt,
+          ownerId: space.ownerId as string, role: member.role,
         });
         return;
       }

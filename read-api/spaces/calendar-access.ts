@@ -24,7 +24,7 @@ export interface CalendarAccess {
   viaSpace: boolean;
 }
 
-type MembershipDoc = Doc & { spaceId: string; userId: string; ownerId?: string; role: 'owner' | 'admin' | 'member' };
+type MembershipDoc = Doc & { spaceId: string; userId: string; ownerId: string; role: 'owner' | 'admin' | 'member' };
 type MemberDoc = Doc & { calendarId: string; spaceId: string; calendarOwnerId: string; userId: string; role: SharedRole };
 
 /** The role a Space membership gives on each of the Space's calendars. */
@@ -53,8 +53,9 @@ export async function calendarAccessOf(models: ReadModels, userId: string): Prom
     const membership = spaces.get(calendar.spaceId);
     const share = shared.get(calendar.id);
     const role = strongerRole(membership ? roleOfMembership(membership) : null, share?.role ?? null);
-    const ownerId = membership?.ownerId ?? share?.calendarOwnerId;
-    if (role && ownerId) found.set(calendar.id, { calendar, role, ownerId, viaSpace: !!membership });
+    if (!role) continue;
+    const ownerId = membership ? membership.ownerId : share!.calendarOwnerId;
+    found.set(calendar.id, { calendar, role, ownerId, viaSpace: !!membership });
   }
   return [...found.values()].sort(byCreation);
 }
