@@ -15,7 +15,10 @@ export const SyncQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size, default 500'),
 });
 
-const CalendarMembership = CalendarMemberRecord.extend({ deletedAt: DateTime.nullable() }).meta({ id: 'CalendarMembership' });
+const CalendarMembership = CalendarMemberRecord.extend({
+  id: z.string().describe('`<calendarId>:<userId>`: the id `deleted` names once the row is erased'),
+  deletedAt: DateTime.nullable(),
+}).meta({ id: 'CalendarMembership' });
 
 const SyncChanges = z.object({
   events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),

@@ -69,8 +69,9 @@ export const scheduleProjection = projection({
       case 'calendar.member.added':
       case 'calendar.member.removed': {
         const member = e.data as DomainEventData<'calendar.member.added'>;
+        const id = `${member.calendarId}:${member.userId}`;
         await docs('calendarMembers').putIfNewer({
-          ...member, _id: `${member.calendarId}:${member.userId}`, _pos: e.position, _changedAt: at,
+          _id: id, _pos: e.position, _changedAt: at, id, ...member,
           deletedAt: e.type === 'calendar.member.removed' ? at : null,
         });
         return;
