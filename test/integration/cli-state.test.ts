@@ -8,6 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { runCli, storesEnv, type CliRun } from '../support/cli';
 import { type Client, instantBetweenWrites, ok, signUp, startTestService } from '../support/service';
 
+// Each test runs the built CLI several times, a process start each: seconds apiece on a loaded machine.
+jest.setTimeout(120_000);
+
 const FROM = '2031-08-01T00:00:00Z';
 const TO = '2031-08-08T00:00:00Z';
 
