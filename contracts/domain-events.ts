@@ -17,6 +17,7 @@ import { Routine, RoutinePeriodDay } from './routines';
 import { Calendar, Space } from './spaces';
 import { DeviceRecord, PushTokenClaim } from './devices';
 import { NotificationRequest } from './notifications';
+import { ReminderDue } from './reminders';
 import { ListReranked, Project, Task, TaskDueChanged, TaskList } from './tasks';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
@@ -41,6 +42,9 @@ export const domainEvents = {
   'event.cancelled': Event,
   'event.occurrence.changed': OccurrenceChange,
   'event.occurrence.cancelled': OccurrenceChange,
+  // A reminder fell due (services/reminders/): delivered to the owner, or recorded only (its occurrence had begun).
+  'reminder.fired': ReminderDue,
+  'reminder.missed': ReminderDue,
   'focus.started': FocusSessionRecord,
   'focus.paused': FocusSessionRecord,
   'focus.resumed': FocusSessionRecord,
