@@ -23,6 +23,8 @@ export interface ReminderWorkerOptions {
   maxInFlight?: number;
   /** Reminders of one owner fired at once: a person with thousands due at one instant never takes every slot. */
   maxInFlightPerOwner?: number;
+  /** The clock deciding what is due and what was missed (Date.now; a test sets it ahead to stand for downtime). */
+  now?: () => number;
 }
 
 export interface ReminderSources {
@@ -39,6 +41,7 @@ const PRUNE_EVERY = 1000;
 
 export class ReminderWorker extends PollingWorker {
   private polls = 0;
+  private readonly now: () => number;
 
   constructor(
     private readonly sources: ReminderSources,
@@ -47,6 +50,7 @@ export class ReminderWorker extends PollingWorker {
     private readonly onRecorded: (type: string) => void = () => undefined,
   ) {
     super({ pollMs: options.pollMs, maxInFlight: options.maxInFlight ?? 256, maxInFlightPerGroup: options.maxInFlightPerOwner ?? 32 }, log, 'reminders');
+    this.now = options.now ?? Date.now;
   }
 
   private async collections() {
@@ -55,13 +59,13 @@ export class ReminderWorker extends PollingWorker {
   }
 
   private dueNow(due: Collection<DueDoc>): Promise<DueDoc[]> {
-    return this.read(() => due.find({ state: 'pending', dueMs: { $lte: Date.now() } }, {
+    return this.read(() => due.find({ state: 'pending', dueMs: { $lte: this.now() } }, {
       sort: [['dueMs', 1], ['_id', 1]], limit: this.free * READ_AHEAD,
     }));
   }
 
   protected async tick(): Promise<void> {
-    if (++this.polls % PRUNE_EVERY === 0) await this.sources.claims.prune();
+    if (++this.polls % PRUNE_EVERY === 0) await this.sources.claims.prune(this.now());
     if (this.free <= 0) return;
     const { due, series } = await this.collections();
     if ((await this.dueNow(due)).length === 0) return;
@@ -80,11 +84,11 @@ export class ReminderWorker extends PollingWorker {
   }
 
   private async fire(doc: DueDoc, series: Collection<SeriesDoc>): Promise<void> {
-    const holder = await this.sources.claims.claim(doc._id, this.options.leaseMs);
+    const holder = await this.sources.claims.claim(doc._id, this.options.leaseMs, this.now());
     if (!holder) return;
     const event = await series.get(doc.eventId);
     if (!event) return; // the event is gone, and its documents go with it
-    const recorded = reminderEvent(doc, event, Date.now());
+    const recorded = reminderEvent(doc, event, this.now());
     try {
       await this.sources.events.append(reminderStream(doc._id), [recorded], 'no_stream');
     } catch (err) {
