@@ -86,8 +86,9 @@ it(`killed while ${BURST} reminders due at one instant fire: after the restart e
   const svc = await service();
   // Far enough ahead for every event to be created before any is due, on a slow machine too.
   const at = Date.now() + 20_000 + BURST * 30;
+  const when = { startsAt: new Date(at).toISOString(), endsAt: new Date(at + 3_600_000).toISOString() };
   const ids: string[] = [];
-  for (let i = 0; i < BURST; i++) ids.push((await remindedEvent(svc.call, at - Date.now(), NOTIFY, { title: `Burst ${i}` })).id);
+  for (let i = 0; i < BURST; i++) ids.push((await remindedEvent(svc.call, 0, NOTIFY, { title: `Burst ${i}`, ...when })).id);
   expect(Date.now()).toBeLessThan(at);
   await until(async () => (await remindersByEvent(svc.call)).size > 0, 60_000, 'the burst under way');
   await killed(svc.child);
