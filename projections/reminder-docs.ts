@@ -54,6 +54,8 @@ export type DueDoc = Doc & {
   dueMs: number;
   minutesBefore: number;
   method: (typeof REMINDER_METHODS)[number];
+  /** Of a series: its settling may move the series' horizon on. */
+  recurring: boolean;
   state: (typeof DUE_STATES)[number];
 };
 
@@ -62,10 +64,10 @@ export function seriesDoc(ev: RemindedEventData, position: number, coveredUntilM
   return { _id: id, _pos: position, ownerId: createdBy, coveredUntilMs, ...fields, location: fields.location ?? null };
 }
 
-export function dueDoc(eventId: string, ownerId: string, r: DueReminder, position: number): DueDoc {
+export function dueDoc(ev: { id: string; ownerId: string; recurrenceRule: string | null }, r: DueReminder, position: number): DueDoc {
   return {
-    _id: r.id, _pos: position, eventId, ownerId, occurrenceStartsAt: r.occurrenceStartsAt,
+    _id: r.id, _pos: position, eventId: ev.id, ownerId: ev.ownerId, occurrenceStartsAt: r.occurrenceStartsAt,
     startsAt: new Date(r.startMs).toISOString(), endsAt: new Date(r.endMs).toISOString(), startMs: r.startMs, dueMs: r.dueMs,
-    minutesBefore: r.minutesBefore, method: r.method, state: 'pending',
+    minutesBefore: r.minutesBefore, method: r.method, recurring: !!ev.recurrenceRule, state: 'pending',
   };
 }

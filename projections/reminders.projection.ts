@@ -26,8 +26,9 @@ export { REMINDERS } from './reminder-docs';
 export const REMINDER_HORIZON_MS = 2 * DAY_MS;
 /** A series whose horizon is less than this ahead when one of its reminders settles is computed further. */
 const EXTEND_BELOW_MS = DAY_MS;
-/** Settled documents are kept this long after their occurrence began. */
+/** Settled documents are kept this long after their occurrence began, and looked for at most once a minute of the log. */
 const KEEP_SETTLED_MS = DAY_MS;
+const PRUNE_EVERY_MS = 60_000;
 /**
  * Documents one event may have: what its horizon holds (at most 24 occurrences a day for the 2 days, 5 reminders
  * each), the settled ones of occurrences not begun (a 4-week reminder settles 4 weeks early) and moved occurrences.
@@ -76,7 +77,7 @@ async function recompute(docs: ProjectionDocs, e: RecordedEvent): Promise<void> 
   const ids = new Set(wanted.map((r) => r.id));
   for (const id of existing.keys()) if (!ids.has(id)) await due.delete(id);
   for (const r of wanted) {
-    if (!existing.has(r.id) && r.dueMs >= now) await due.putIfNewer(dueDoc(ev.id, ev.createdBy, r, e.position));
+    if (!existing.has(r.id) && r.dueMs >= now) await due.putIfNewer(dueDoc({ ...ev, ownerId: ev.createdBy }, r, e.position));
   }
   if (reminding) await series.putIfNewer(seriesDoc(ev, e.position, to));
   else await series.delete(ev.id);
@@ -96,8 +97,17 @@ async function extend(docs: ProjectionDocs, s: SeriesDoc, e: RecordedEvent, now:
   }
   const due = docs<DueDoc>('due');
   // insertNew: a document settled meanwhile (a worker that fired it from an older read) stays settled.
-  for (const r of added) await due.insertNew(dueDoc(ev.id, s.ownerId, r, e.position));
+  for (const r of added) await due.insertNew(dueDoc(ev, r, e.position));
   await docs<SeriesDoc>('series').putIfNewer({ ...s, _pos: e.position, coveredUntilMs: to });
+}
+
+/** Deletes the settled documents of occurrences begun a while ago, once a minute of the log's time at most. */
+async function prune(docs: ProjectionDocs, e: RecordedEvent, now: number): Promise<void> {
+  const marks = docs('pruned');
+  const last = await marks.get('settled');
+  if (last && now - (last.atMs as number) < PRUNE_EVERY_MS) return;
+  await docs<DueDoc>('due').deleteMany({ state: { $in: ['fired', 'missed'] }, startMs: { $lt: now - KEEP_SETTLED_MS } });
+  await marks.putIfNewer({ _id: 'settled', _pos: e.position, atMs: now });
 }
 
 async function settle(docs: ProjectionDocs, e: RecordedEvent): Promise<void> {
@@ -114,11 +124,12 @@ async function settle(docs: ProjectionDocs, e: RecordedEvent): Promise<void> {
     : {
         _id: r.reminderId, _pos: e.position, eventId: r.eventId, ownerId: r.ownerId ?? '', occurrenceStartsAt: r.occurrenceStartsAt ?? r.startsAt,
         startsAt: r.startsAt, endsAt: r.endsAt ?? r.startsAt, startMs, dueMs: Date.parse(r.dueAt ?? r.startsAt),
-        minutesBefore: r.minutesBefore ?? 0, method: r.method ?? 'notification', state,
+        minutesBefore: r.minutesBefore ?? 0, method: r.method ?? 'notification', recurring: true, state,
       };
   await due.putIfNewer(settled);
   const now = Date.parse(e.metadata.occurredAt);
-  await due.deleteMany({ state: { $in: ['fired', 'missed'] }, startMs: { $lt: now - KEEP_SETTLED_MS } });
+  await prune(docs, e, now);
+  if (!settled.recurring) return;
 
   const s = await docs<SeriesDoc>('series').get(r.eventId);
   if (!s || !s.recurrenceRule || s._pos >= e.position) return;
@@ -131,8 +142,10 @@ export const remindersProjection = projection({
   version: 1,
   collections: {
     series: { indexes: [] },
-    // The worker's poll (waiting, by due instant), an event's documents, and the pruning of settled ones.
-    due: { indexes: [['state', 'dueMs'], ['eventId', 'state'], ['state', 'startMs']] },
+    pruned: { indexes: [] },
+    // The worker's poll (waiting, by due instant and id: a page of a burst due at one instant is read in index
+    // order, not sorted), an event's documents, and the pruning of settled ones.
+    due: { indexes: [['state', 'dueMs', '_id'], ['eventId', 'state'], ['state', 'startMs']] },
   },
   handles: [
     'event.created', 'event.updated', 'event.cancelled', 'event.occurrence.changed', 'event.occurrence.cancelled',

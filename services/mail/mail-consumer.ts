@@ -51,8 +51,11 @@ function recordedSender(app: AppContext, sender: MailSender) {
   };
 }
 
-/** Handles one booking.* or reminder.fired event (at least once: the bus redelivers, the mail log dedupes). */
-export function eventMailer(app: AppContext, sender: MailSender): (event: RecordedEvent) => Promise<void> {
+/**
+ * Handles one booking.* or reminder.fired event (at least once: the bus redelivers, the mail log dedupes). Resolves
+ * false for a reminder that mails nothing (another method), so the consumer keeps no memo of it.
+ */
+export function eventMailer(app: AppContext, sender: MailSender): (event: RecordedEvent) => Promise<boolean | void> {
   const log = app.log.child({ role: 'dispatcher', consumer: 'mail' });
   const send = recordedSender(app, sender);
   const base = app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`;
@@ -77,7 +80,7 @@ export function eventMailer(app: AppContext, sender: MailSender): (event: Record
 
   const reminder = (event: RecordedEvent) => {
     const parsed = ReminderDue.safeParse(event.data);
-    if (!parsed.success || parsed.data.method !== 'email') return Promise.resolve();
+    if (!parsed.success || parsed.data.method !== 'email') return Promise.resolve(false);
     return send(event, async () => {
       const owner = await userById(app.readModels, parsed.data.ownerId);
       if (!owner) {

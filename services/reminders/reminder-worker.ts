@@ -34,8 +34,14 @@ export interface ReminderSources {
   claims: ReminderClaims;
 }
 
-/** Due documents read per free slot: room to pass over those under way or of owners at their cap. */
-const READ_AHEAD = 4;
+/** Due documents read per free slot, beyond those under way (which come first): room to pass over owners at their cap. */
+const READ_AHEAD = 2;
+/**
+ * A poll while reminders are under way waits until this share of the slots is free: every finished one wakes the
+ * worker, and a poll reads past all those under way, so one poll per finished reminder would read the burst over
+ * and over.
+ */
+const FREE_SHARE_TO_POLL = 0.5;
 /** Polls between two prunings of old claims. */
 const PRUNE_EVERY = 1000;
 
@@ -58,23 +64,21 @@ export class ReminderWorker extends PollingWorker {
     return { due: docs<DueDoc>('due'), series: docs<SeriesDoc>('series') };
   }
 
-  private dueNow(due: Collection<DueDoc>): Promise<DueDoc[]> {
-    return this.read(() => due.find({ state: 'pending', dueMs: { $lte: this.now() } }, {
-      sort: [['dueMs', 1], ['_id', 1]], limit: this.free * READ_AHEAD,
-    }));
+  private dueNow(due: Collection<DueDoc>, limit: number): Promise<DueDoc[]> {
+    return this.read(() => due.find({ state: 'pending', dueMs: { $lte: this.now() } }, { sort: [['dueMs', 1], ['_id', 1]], limit }));
   }
 
   protected async tick(): Promise<void> {
     if (++this.polls % PRUNE_EVERY === 0) await this.sources.claims.prune(this.now());
-    if (this.free <= 0) return;
+    if (this.free <= 0 || (this.inFlight.size > 0 && this.free < this.limits.maxInFlight * FREE_SHARE_TO_POLL)) return;
     const { due, series } = await this.collections();
-    if ((await this.dueNow(due)).length === 0) return;
+    if ((await this.dueNow(due, 1)).length === 0) return;
     const head = await this.sources.events.headPosition();
     if (!(await this.sources.watermarks.waitFor([REMINDERS], head, this.options.catchUpWaitMs))) {
       this.log.warn({ head }, 'reminders wait: the reminders read model has not reached the log head');
       return;
     }
-    for (const doc of await this.dueNow(due)) {
+    for (const doc of await this.dueNow(due, this.inFlight.size + this.free * READ_AHEAD)) {
       if (this.free <= 0) return;
       if (!this.mayStart(doc._id, doc.ownerId)) continue;
       this.launch(doc._id, doc.ownerId, this.fire(doc, series).catch((err: unknown) => {
