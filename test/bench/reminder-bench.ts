@@ -7,7 +7,7 @@
  * Due-to-notification: from the due instant to the moment the reminder's notification can be read (the
  * notifications projection has applied its reminder.fired), sampled every few milliseconds. Delivered: the
  * reminder.fired events recorded and the notifications the owners have; missed ones (their event had begun) would
- * be recorded as reminder.missed.
+ * be recorded as reminder.missed. Alone: `node dist/test/bench/reminder-bench.js [count] [owners]`.
  */
 import pino from 'pino';
 import { NOTIFICATIONS } from '../../projections/notifications.projection';
@@ -17,7 +17,7 @@ import { loadConfig } from '../../services/config';
 import { BENCH_SERVICE_ENV } from './children';
 import type { Percentiles } from './lag-bench';
 import { eventCloner } from './pipeline';
-import { percentile, signUp, sleep, tempDir } from './util';
+import { percentile, removeTempDirs, signUp, sleep, tempDir } from './util';
 
 export interface ReminderBenchResult {
   reminders: number;
@@ -102,4 +102,14 @@ export async function reminderBench(count: number, owners: number): Promise<Remi
   } finally {
     await service.stop();
   }
+}
+
+if (require.main === module) {
+  reminderBench(Number(process.argv[2] ?? 10_000), Number(process.argv[3] ?? 100))
+    .then((result) => console.log(JSON.stringify(result, null, 2)))
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(removeTempDirs);
 }
