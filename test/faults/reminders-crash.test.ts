@@ -4,14 +4,11 @@
  * of reminders due at one instant, killed while they fire, ends with exactly one notification each.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../bench/util';
 import { until } from '../support/receiver';
 import { remindedEvent } from '../support/reminders';
-import { request } from '../support/service';
-import { killed, startChild, useFaultSuite } from '../support/service-child';
+import type { ApiResponse } from '../support/service';
+import { killed, restartableService, useFaultSuite } from '../support/service-child';
 import { untilSettled } from '../support/settled';
 
 jest.setTimeout(600_000); // the waits below fail when reminders stop moving (see untilSettled), not when a machine is slow
@@ -25,23 +22,7 @@ const NOTIFY = [{ minutesBefore: 0, method: 'notification' }];
 
 const suite = useFaultSuite();
 
-async function service() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'reminders-kill-'));
-  suite.dirs.push(dataDir);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/api/v1`;
-  const start = async () => {
-    const child = await startChild(dataDir, port, ENV);
-    suite.children.push(child);
-    return child;
-  };
-  const child = await start();
-  const signup = await request(base, 'POST', '/auth/signup', { email: `${path.basename(dataDir)}@example.com`, password: 'long enough', name: 'K' });
-  expect(signup.status).toBe(201);
-  const auth = { authorization: `Bearer ${signup.body.session.token}` };
-  const call = (method: string, p: string, body?: unknown) => request(base, method, p, body, auth);
-  return { child, start, call, dataDir };
-}
+const service = () => restartableService(suite, 'reminders-kill', ENV);
 
 /** reminder.fired events in the log of a stopped service (the log file read as it is on disk). */
 function firedIn(dataDir: string): number {
@@ -60,7 +41,7 @@ async function remindersByEvent(call: Call): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   let token: string | null = null;
   do {
-    const res = await call('GET', `/notifications?limit=500${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
+    const res: ApiResponse = await call('GET', `/notifications?limit=500${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
     expect(res.status).toBe(200);
     for (const n of res.body.notifications as Array<{ kind: string; eventId: string }>) {
       if (n.kind === 'reminder') counts.set(n.eventId, (counts.get(n.eventId) ?? 0) + 1);
