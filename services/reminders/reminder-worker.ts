@@ -3,15 +3,17 @@
  * claims each (claims.ts) and records it in the log (reminder-event.ts); the notification, push and mail come from
  * that event, through the notifications projection and the bus consumers. Before it fires anything it waits until
  * the projection has applied the log as it was at that moment, so an event cancelled or moved just before its
- * reminder's time reminds no one at the old time. A reminder whose event another process recorded first is left.
+ * reminder's time reminds no one at the old time; while the projection is first built (it has no active storage
+ * yet, and a partly built one is not waited for) it fires nothing. A reminder another process recorded first is left.
  */
 import type { Logger } from 'pino';
 import { type DueDoc, REMINDERS, type SeriesDoc } from '../../projections/reminder-docs';
 import type { ReadModels } from '../../projections/read-models';
+import { registryDocs } from '../../projections/registry';
 import type { Watermarks } from '../../projections/watermarks';
 import { PollingWorker } from '../dispatcher/polling-worker';
 import { type EventStore, WrongExpectedRevisionError } from '../eventstore/event-store.port';
-import type { Collection } from '../readstore/read-store.port';
+import type { Collection, ReadStore } from '../readstore/read-store.port';
 import type { ReminderClaims } from './claims';
 import { reminderEvent, reminderStream } from './reminder-event';
 
@@ -32,6 +34,8 @@ export interface ReminderSources {
   readModels: ReadModels;
   watermarks: Watermarks;
   claims: ReminderClaims;
+  /** Where the projection registry says whether the reminders projection is built. */
+  store: Pick<ReadStore, 'collection'>;
 }
 
 /** Due documents read per free slot, beyond those under way (which come first): room to pass over owners at their cap. */
@@ -73,6 +77,7 @@ export class ReminderWorker extends PollingWorker {
     if (this.free <= 0 || (this.inFlight.size > 0 && this.free < this.limits.maxInFlight * FREE_SHARE_TO_POLL)) return;
     const { due, series } = await this.collections();
     if ((await this.dueNow(due, 1)).length === 0) return;
+    if (!(await registryDocs(this.sources.store).get(REMINDERS))?.active) return;
     const head = await this.sources.events.headPosition();
     if (!(await this.sources.watermarks.waitFor([REMINDERS], head, this.options.catchUpWaitMs))) {
       this.log.warn({ head }, 'reminders wait: the reminders read model has not reached the log head');

@@ -14,7 +14,7 @@ export async function startReminderWorker(app: AppContext): Promise<ReminderWork
   const claims = new ReminderClaims(app.store);
   await claims.ensureIndexes();
   const worker = new ReminderWorker(
-    { events: app.events, readModels: app.readModels, watermarks: app.watermarks, claims },
+    { events: app.events, readModels: app.readModels, watermarks: app.watermarks, claims, store: app.store },
     { pollMs: app.config.REMINDER_POLL_MS, leaseMs: app.config.MIN_POSITION_WAIT_MS + LEASE_EXTRA_MS, catchUpWaitMs: app.config.MIN_POSITION_WAIT_MS },
     app.log.child({ role: 'automations', worker: 'reminders' }),
     (type) => app.metrics.reminders.inc({ outcome: type === 'reminder.fired' ? 'fired' : 'missed' }),

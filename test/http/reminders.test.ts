@@ -190,7 +190,7 @@ describe('reminders that fell due while no worker ran', () => {
     const ctx = svc.service.context;
     // A worker whose clock stands 150 s ahead: the service "comes back" after both reminders fell due.
     const worker = new ReminderWorker(
-      { events: ctx.events, readModels: ctx.readModels, watermarks: ctx.watermarks, claims: new ReminderClaims(ctx.store) },
+      { events: ctx.events, readModels: ctx.readModels, watermarks: ctx.watermarks, claims: new ReminderClaims(ctx.store), store: ctx.store },
       { pollMs: 50, leaseMs: 5000, catchUpWaitMs: 5000, now: () => Date.now() + 150_000 },
       pino({ level: 'silent' }),
     );
