@@ -4,7 +4,7 @@
  * alone, with the log's times (the applied event's `occurredAt` is "now"), so a rebuild makes the same documents.
  *
  *   - A change of the event (event.*, event.occurrence.*) recomputes its reminders: those of occurrences that have not
- *     begun, due before the horizon. One due already is kept only if it was waiting before (a reminder whose time
+ *     begun, due before the horizon (48 h ahead). One due already is kept only if it was waiting before (a reminder whose time
  *     had passed when it was set does not fire); what the event no longer produces goes (cancelled, moved, removed).
  *   - `reminder.fired` / `reminder.missed` settle a document and move the series' horizon on when it runs short.
  *     Beyond the horizon the next reminder is always kept, so a sparse series (yearly) still has one waiting, and
@@ -44,9 +44,12 @@ function safely<T>(work: () => T, otherwise: T): T {
   }
 }
 
-/** The event's reminders from `now` to its horizon, or to its next reminder when none is due before the horizon. */
-function computed(ev: RemindedEventData, now: number, coveredUntilMs: number, waiting: (r: DueReminder) => boolean) {
-  let to = Math.max(coveredUntilMs, now + REMINDER_HORIZON_MS);
+/**
+ * The event's reminders from `now` to its horizon, or to its next reminder when none waits before the horizon. The
+ * horizon is computed afresh: a yearly series' next reminder a year ahead must not make a year of an hourly one.
+ */
+function computed(ev: RemindedEventData, now: number, waiting: (r: DueReminder) => boolean) {
+  let to = now + REMINDER_HORIZON_MS;
   let due = safely(() => remindersDue(ev.id, ev, { after: now, dueFrom: Number.NEGATIVE_INFINITY, dueTo: to }), []);
   if (!due.some(waiting)) {
     const next = safely(() => nextReminder(ev.id, ev, to), null);
@@ -73,7 +76,7 @@ async function recompute(docs: ProjectionDocs, e: RecordedEvent): Promise<void> 
   const existing = new Map((await due.find({ eventId: ev.id }, { limit: MAX_DOCS_PER_EVENT })).map((d) => [d._id, d]));
   const now = Date.parse(e.metadata.occurredAt);
   const waiting = (r: DueReminder) => (existing.has(r.id) ? existing.get(r.id)!.state === 'pending' : r.dueMs >= now);
-  const { due: wanted, to } = reminding ? computed(ev, now, stored?.coveredUntilMs ?? 0, waiting) : { due: [], to: 0 };
+  const { due: wanted, to } = reminding ? computed(ev, now, waiting) : { due: [], to: 0 };
   const ids = new Set(wanted.map((r) => r.id));
   for (const id of existing.keys()) if (!ids.has(id)) await due.delete(id);
   for (const r of wanted) {

@@ -188,6 +188,13 @@ describe('a reminder recorded as due', () => {
     expect(await waiting()).toEqual(['2027-03-12T11:50:00.000Z']);
   });
 
+  it('computes a horizon afresh when the rule changes: a yearly series made hourly waits for 2 days of it, not a year', async () => {
+    await apply('event.created', calendarEvent({ recurrenceRule: 'FREQ=YEARLY', startsAt: iso(T0 + 10 * DAY), endsAt: iso(T0 + 10 * DAY + HOUR) }), T0);
+    expect((await series())!.coveredUntilMs).toBe(T0 + 10 * DAY - 600_000 + 1);
+    await apply('event.updated', calendarEvent({ recurrenceRule: 'FREQ=HOURLY', startsAt: iso(T0 + HOUR), endsAt: iso(T0 + 2 * HOUR), version: 2 }), T0);
+    expect(await waiting()).toHaveLength(48);
+  });
+
   it('changes nothing when applied again (a replay after a crash)', async () => {
     const created = recorded('event.created', calendarEvent({ recurrenceRule: 'FREQ=DAILY' }), T0);
     await remindersProjection.apply(created, docs);
