@@ -80,7 +80,7 @@ export class ReminderWorker extends PollingWorker {
     if (!(await registryDocs(this.sources.store).get(REMINDERS))?.active) return;
     const head = await this.sources.events.headPosition();
     if (!(await this.sources.watermarks.waitFor([REMINDERS], head, this.options.catchUpWaitMs))) {
-      this.log.warn({ head }, 'reminders wait: the reminders read model has not reached the log head');
+      this.log.warn({ head }, 'reminders: the reminders read model has not reached the log head; nothing fired this poll');
       return;
     }
     for (const doc of await this.dueNow(due, this.inFlight.size + this.free * READ_AHEAD)) {
