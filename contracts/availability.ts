@@ -144,7 +144,10 @@ const AvailabilityDay = z.object({
   routinePeriods: z.array(DayRoutinePeriod),
   protectedTime: z.array(ProtectedTime),
   free: z.array(RankedFreeStretch).describe('Free stretches inside working hours, best first for the purpose'),
-  blocked: z.array(BlockedStretch).describe('The rest of the day in time order, each with why it is blocked'),
+  blocked: z.array(BlockedStretch).describe(
+    'The rest of the day in time order, each with why it is blocked: busy time that overlaps or touches (events, focus '
+      + 'time, fixed routine periods) is one stretch naming all of it; buffers, notice and working hours cut it further',
+  ),
 }).meta({ id: 'AvailabilityDay', examples: [berlinDay] });
 
 
@@ -199,7 +202,8 @@ export const FreeBusyResponse = z
     }],
   });
 
-const tooMuch = {
+/** 422 of every answer the engine works out: the range holds more than one request may expand. */
+export const tooMuch = {
   description: 'More events or occurrences in the range than one request may expand (`expansion_limit_exceeded`)',
   schema: ErrorEnvelope,
 };

@@ -5,13 +5,36 @@ const ORDER: Record<BlockReason['type'], number> = { event: 0, focus: 1, routine
 
 const keyOf = (r: BlockReason) => `${ORDER[r.type]}:${'eventId' in r ? r.eventId : ''}:${'periodId' in r ? r.periodId : ''}`;
 
+/** What is busy of itself (events, focus time, fixed routine periods), as against what the rules add around it. */
+const isBusy = (r: BlockReason) => r.type === 'event' || r.type === 'focus' || r.type === 'routine';
+
 /**
- * `range` cut into consecutive stretches, each free (no reasons) or blocked for every reason that covers all of it.
- * Neighbours with the same reasons are joined, so back-to-back occurrences of one series make one stretch.
+ * Busy blocks that overlap or touch joined into runs: each block stretched to its run, so the run is one stretch
+ * naming everything busy in it. Without this, overlapping series would cut a day into a stretch at every start and
+ * end, each naming every series under it: 22 hourly series staggered by two minutes made 10,000 stretches and
+ * 8 MB of reasons over 14 days.
+ */
+function busyRuns(blocked: readonly Blocked[]): Blocked[] {
+  const busy = blocked.filter((b) => isBusy(b.reason) && b.end > b.start).sort((a, b) => a.start - b.start);
+  const out: Blocked[] = blocked.filter((b) => !isBusy(b.reason));
+  for (let i = 0; i < busy.length; ) {
+    let end = busy[i].end;
+    let j = i + 1;
+    for (; j < busy.length && busy[j].start <= end; j++) end = Math.max(end, busy[j].end);
+    for (let k = i; k < j; k++) out.push({ ...busy[k], start: busy[i].start, end });
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * `range` cut into consecutive stretches, each free (no reasons) or blocked for every reason that covers all of it,
+ * where busy time that overlaps or touches counts as one run (`busyRuns`): back-to-back occurrences of one series, or
+ * overlapping meetings, make one stretch naming them all. Rules (buffers, notice, working hours) cut it further.
  */
 export function timeline(range: Interval, blocked: readonly Blocked[]): Stretch[] {
   const edges: Array<{ at: number; delta: 1 | -1; key: string; reason: BlockReason }> = [];
-  for (const b of blocked) {
+  for (const b of busyRuns(blocked)) {
     const piece = clip(b, range);
     if (!piece || piece.end === piece.start) continue;
     const key = keyOf(b.reason);

@@ -15,7 +15,7 @@ import type { Collection, Doc, ReadStore } from '../readstore/read-store.port';
 
 export const ERASURES = '_erasures';
 /** What a tombstone keeps of the erased document: its id and the fields `/sync` selects a caller's rows by. */
-const SCOPE_FIELDS = ['id', 'spaceId', 'userId', 'ownerId', '_viewerId'];
+const SCOPE_FIELDS = ['id', 'spaceId', 'calendarId', 'userId', 'ownerId', '_viewerId'];
 const PAGE = 500;
 
 export interface Tombstone extends Doc {

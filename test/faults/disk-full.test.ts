@@ -19,7 +19,8 @@ describeOnSmallFilesystem('a full disk', 64, (dir) => {
   let svc: TestService;
   let c: Client;
   beforeAll(async () => {
-    svc = await startTestService({ DATA_DIR: dir() });
+    // The embedded stores whatever engines the environment names: they are the ones on this disk.
+    svc = await startTestService({ DATA_DIR: dir(), MONGO_URL: undefined, KAFKA_BROKERS: undefined, EVENTSTORE_URL: undefined });
     c = await signUp(svc.base);
   });
   afterAll(() => svc?.stop());

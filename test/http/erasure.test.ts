@@ -52,7 +52,7 @@ describe('user erasure', () => {
     const start = new Date(Date.UTC(2031, 5, 2, 9)).toISOString();
     const end = new Date(Date.UTC(2031, 5, 2, 10)).toISOString();
     const event = (await ok(ada, 'POST', '/events', { title: SECRET, startsAt: start, endsAt: end, attendees: [{ email: bob.email }] })).event;
-    await shareASpace(svc, ada, bob);
+    await shareASpace(ada, bob);
     const task = (await ok(ada, 'POST', '/tasks', { title: SECRET, notes: 'private notes', assigneeId: bob.userId })).task;
     const routine = (await ok(ada, 'POST', '/routines', {
       name: SECRET, days: [1, 2, 3], periods: [{ name: 'Morning', startMinute: 420, endMinute: 480, items: [{ title: 'Stretch' }] }],
@@ -111,6 +111,33 @@ describe('user erasure', () => {
     const again = await admin(`/users/${ada.userId}/erase`);
     expect(again.body).toMatchObject({ erasedAt: erased.body.erasedAt, position: erased.body.position });
     expect((await request(base, 'POST', '/auth/signup', { email: ada.email, password: 'correct horse', name: 'New' })).status).toBe(201);
+  });
+
+  it('a shared calendar: its readers get in `deleted` the events an erased writer wrote, and roles of an erased owner', async () => {
+    const [owner, writer, reader] = await Promise.all([signUp(base), signUp(base), signUp(base)]);
+    const calendarId = (await ok(owner, 'POST', '/calendars', { name: 'Shared' })).calendar.id;
+    await ok(owner, 'POST', `/calendars/${calendarId}/members`, { email: writer.email, role: 'writer' });
+    await ok(owner, 'POST', `/calendars/${calendarId}/members`, { email: reader.email, role: 'reader' });
+    const first = await ok(reader, 'GET', '/sync?since=1970-01-01T00:00:00Z');
+    const cursor = first.cursor as string;
+    const [membership] = first.changes.calendarMemberships;
+    expect(membership).toMatchObject({ id: `${calendarId}:${reader.userId}`, role: 'reader', deletedAt: null });
+    const event = (await ok(writer, 'POST', '/events', {
+      title: SECRET, calendarId, startsAt: '2031-06-03T09:00:00Z', endsAt: '2031-06-03T10:00:00Z',
+    })).event;
+    expect((await ok(reader, 'GET', `/sync?since=${encodeURIComponent(cursor)}`)).changes.events.map((e: { id: string }) => e.id)).toEqual([event.id]);
+
+    expect((await admin(`/users/${writer.userId}/erase`)).status).toBe(200);
+    const sync = await ok(reader, 'GET', `/sync?since=${encodeURIComponent(cursor)}`);
+    expect(sync.deleted).toContainEqual({ type: 'events', id: event.id });
+    expect(JSON.stringify(sync)).not.toContain(SECRET);
+    expect((await reader.call('GET', `/events/${event.id}`)).status).toBe(404);
+
+    // The owner erased: the reader's role on the calendar is gone with everything else of theirs.
+    expect((await admin(`/users/${owner.userId}/erase`)).status).toBe(200);
+    const after = await ok(reader, 'GET', `/sync?since=${encodeURIComponent(sync.cursor)}`);
+    expect(after.deleted).toContainEqual({ type: 'calendarMemberships', id: membership.id });
+    expect((await ok(reader, 'GET', '/calendars')).calendars.map((c: { id: string }) => c.id)).not.toContain(calendarId);
   });
 
   it('keeps no email in clear in claim stream ids', async () => {

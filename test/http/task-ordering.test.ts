@@ -7,6 +7,9 @@
 import { prng } from '../support/prng';
 import { request, signUp, useTestService, type Client } from '../support/service';
 
+// Three rounds of concurrent moves take about 10 s alone; two suites at once on loaded engines took 41.
+jest.setTimeout(120_000);
+
 let base: string;
 useTestService((started) => (base = started.base));
 

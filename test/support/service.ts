@@ -17,8 +17,11 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-/** `log` replaces the silent logger (a suite that reads the service's log lines). */
-export async function startTestService(env: Record<string, string> = {}, log: Logger = pino({ level: 'silent' })): Promise<TestService> {
+/**
+ * `log` replaces the silent logger (a suite that reads the service's log lines); a variable given as undefined is
+ * unset (a suite about the embedded stores runs on them on the engines leg too).
+ */
+export async function startTestService(env: Record<string, string | undefined> = {}, log: Logger = pino({ level: 'silent' })): Promise<TestService> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'calendar-test-'));
   const config = loadConfig({
     ...process.env,

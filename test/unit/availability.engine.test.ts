@@ -179,7 +179,7 @@ describe('free windows', () => {
 describe('reasons of blocked stretches', () => {
   const view = (c: Case) => run(c).stretches.map((s) => [show(s), s.reasons]);
 
-  it('cuts the day into free and blocked stretches, each blocked one naming all its reasons', () => {
+  it('cuts the day into free and blocked stretches; busy time that overlaps is one stretch naming all of it', () => {
     expect(view({
       zone: BERLIN, from: '2026-03-02',
       events: [event('2026-03-02T09:00:00Z', '2026-03-02T10:00:00Z', { id: 'standup' })],
@@ -187,11 +187,20 @@ describe('reasons of blocked stretches', () => {
     })).toEqual([
       ['2026-03-01T23:00/2026-03-02T08:00', [{ type: 'outside_hours' }]],
       ['2026-03-02T08:00/2026-03-02T09:00', []],
-      ['2026-03-02T09:00/2026-03-02T09:30', [{ type: 'event', eventId: 'standup' }]],
-      ['2026-03-02T09:30/2026-03-02T10:00', [{ type: 'event', eventId: 'standup' }, { type: 'routine', routineId: 'routine-1', periodId: 'lunch' }]],
-      ['2026-03-02T10:00/2026-03-02T10:30', [{ type: 'routine', routineId: 'routine-1', periodId: 'lunch' }]],
+      ['2026-03-02T09:00/2026-03-02T10:30', [{ type: 'event', eventId: 'standup' }, { type: 'routine', routineId: 'routine-1', periodId: 'lunch' }]],
       ['2026-03-02T10:30/2026-03-02T16:00', []],
       ['2026-03-02T16:00/2026-03-02T23:00', [{ type: 'outside_hours' }]],
+    ]);
+  });
+
+  it('keeps working hours cutting through busy time, and many overlapping series few stretches', () => {
+    const at = (minute: number) => new Date(Date.parse('2026-03-01T00:00:00Z') + minute * 60_000).toISOString();
+    const staggered = Array.from({ length: 22 }, (_, i) => series(at(i * 2), at(i * 2 + 30), 'UTC', 'FREQ=HOURLY', { id: `s${i}` }));
+    const stretches = view({ zone: BERLIN, from: '2026-03-02', events: staggered });
+    expect(stretches.map(([span, reasons]) => [span, reasons.length])).toEqual([
+      ['2026-03-01T23:00/2026-03-02T08:00', 23],
+      ['2026-03-02T08:00/2026-03-02T16:00', 22],
+      ['2026-03-02T16:00/2026-03-02T23:00', 23],
     ]);
   });
 
