@@ -3,7 +3,7 @@
  * (`kind: reminder`, the event id and `occurrenceStartsAt`) in GET /notifications, `push` also pushes it to the
  * owner's devices (Web Push to a subscription on 127.0.0.1), `email` also mails the owner (the outbox). Cancelled
  * events and occurrences remind no one; a moved event or occurrence is reminded before its new time; another user
- * is told nothing. Events start seconds from now with 0-minute reminders (due as they begin); the order of due
+ * is told nothing, nor is a reader of a shared calendar. Events start seconds from now with 0-minute reminders (due as they begin); the order of due
  * instants stands for time: once a later reminder arrived, an earlier one that was to come would have come.
  */
 import pino from 'pino';
@@ -85,6 +85,23 @@ describe('a reminder falls due', () => {
     expect((await reminderNotifications(other.call)).map((n) => n.eventId)).toEqual([theirs.id]);
     expect((await reminderNotifications(owner.call)).map((n) => n.eventId)).toEqual([mine.id]);
     expect(receiver.received(otherPath)).toEqual([]);
+  });
+
+  it('in a shared calendar: a reader is not reminded of the owner\'s events; a writer\'s event reminds the writer who made it', async () => {
+    const owner = await signUp(base);
+    const reader = await signUp(base);
+    const writer = await signUp(base);
+    const mine = await remindedEvent(owner.call, 3000, NOTIFY, { title: 'Owner\'s' });
+    for (const [member, role] of [[reader, 'reader'], [writer, 'writer']] as const) {
+      expect((await owner.call('POST', `/calendars/${mine.calendarId}/members`, { email: member.email, role })).status).toBe(201);
+    }
+    const written = await remindedEvent(writer.call, 4500, NOTIFY, { title: 'Writer\'s', calendarId: mine.calendarId });
+    expect(written.createdBy).toBe(writer.userId);
+    await arrived(owner, mine.id);
+    await arrived(writer, written.id);
+    expect((await reminderNotifications(owner.call)).map((n) => n.eventId)).toEqual([mine.id]);
+    expect((await reminderNotifications(writer.call)).map((n) => n.eventId)).toEqual([written.id]);
+    expect(await reminderNotifications(reader.call)).toEqual([]);
   });
 
   it('uses the owner\'s default reminders for an event created without any', async () => {
