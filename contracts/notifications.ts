@@ -95,9 +95,10 @@ export const notificationOperations = [
     method: 'get', path: '/notifications', tag: 'Notifications', summary: 'The caller\'s notifications, newest first',
     description: 'Produced by the domain: bookings made, cancelled or moved (to the host), tasks assigned (to the '
       + 'assignee), invitations (to each newly invited user), automations\' `send_notification`, and reminders (to the '
-      + 'event\'s owner, who created it (in a shared calendar, the writer who did): one per event, occurrence and reminder, `kind: reminder` with `eventId` and '
-      + '`occurrenceStartsAt`, whatever the reminder\'s method; `push` also pushes it to the owner\'s devices, `email` '
-      + 'also mails it). A reminder is due `minutesBefore` before the occurrence\'s start. One that fell due while the '
+      + 'event\'s owner, who created it, in a shared calendar the writer who did: one per event, occurrence and '
+      + 'reminder, `kind: reminder` with `eventId` and `occurrenceStartsAt`, whatever the reminder\'s method; `push` '
+      + 'also pushes it to the owner\'s devices, `email` also mails it). A reminder is due `minutesBefore` before the '
+      + 'occurrence\'s start. One that fell due while the '
       + 'service was down comes when it is back, unless its occurrence has begun (a reminder less than a minute late '
       + 'still comes: a 0-minute one is due as the event begins); one whose time had already passed when it was set '
       + '(an event created or moved to start sooner than its reminder) does not come. Cancelled events and occurrences '
