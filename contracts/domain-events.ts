@@ -19,6 +19,7 @@ import { Calendar, Space } from './spaces';
 import { DeviceRecord, PushTokenClaim } from './devices';
 import { NotificationRequest } from './notifications';
 import { SpaceMemberRecord } from './organizations';
+import { ReminderDue } from './reminders';
 import { ListReranked, Project, Task, TaskDueChanged, TaskList } from './tasks';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
@@ -48,6 +49,9 @@ export const domainEvents = {
   'event.cancelled': Event,
   'event.occurrence.changed': OccurrenceChange,
   'event.occurrence.cancelled': OccurrenceChange,
+  // A reminder fell due (services/reminders/): delivered to the owner, or recorded only (its occurrence had begun).
+  'reminder.fired': ReminderDue,
+  'reminder.missed': ReminderDue,
   'focus.started': FocusSessionRecord,
   'focus.paused': FocusSessionRecord,
   'focus.resumed': FocusSessionRecord,

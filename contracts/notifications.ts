@@ -5,7 +5,7 @@ import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 
 export const NOTIFICATION_KINDS = [
-  'booking_created', 'booking_cancelled', 'booking_rescheduled', 'task_assigned', 'invitation', 'message',
+  'booking_created', 'booking_cancelled', 'booking_rescheduled', 'task_assigned', 'invitation', 'message', 'reminder',
 ] as const;
 
 export const NotificationSource = z
@@ -22,6 +22,10 @@ export const Notification = z
     title: z.string(),
     body: z.string().nullable(),
     source: NotificationSource,
+    eventId: Uuid.nullable().describe('The calendar event it is about (reminders and invitations), else null'),
+    occurrenceStartsAt: DateTime.nullable().describe(
+      'Reminders: which occurrence, by its original start as `GET /events` reports it (a single event: its start); else null',
+    ),
     read: z.boolean(),
     createdAt: DateTime,
   })
@@ -29,12 +33,14 @@ export const Notification = z
     id: 'Notification',
     examples: [{
       id: '0d6f4f0e-5b1c-5e7a-9a43-6f1d2c3b4a51',
-      kind: 'booking_created',
-      title: 'New booking: Ana Costa',
-      body: 'Intro call on 2031-05-12 at 14:00 (Europe/Lisbon)',
-      source: { type: 'booking', id: '7c9e6679-7425-40de-944b-e07fc1f90ae7' },
+      kind: 'reminder',
+      title: 'Reminder: Weekly planning',
+      body: 'Starts 2031-05-12 at 14:00 (Europe/Lisbon), in 10 minutes',
+      source: { type: 'event', id: '7c9e6679-7425-40de-944b-e07fc1f90ae7' },
+      eventId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      occurrenceStartsAt: '2031-05-12T13:00:00.000Z',
       read: false,
-      createdAt: '2031-05-02T09:14:03.120Z',
+      createdAt: '2031-05-12T12:50:00.120Z',
     }],
   });
 export type Notification = z.infer<typeof Notification>;
@@ -56,7 +62,7 @@ export const NotificationList = z
       notifications: [{
         id: '0d6f4f0e-5b1c-5e7a-9a43-6f1d2c3b4a51', kind: 'task_assigned', title: 'Assigned to you: Send the Q3 report',
         body: 'Due 2031-05-14 17:00 (UTC)', source: { type: 'task', id: '3f2b8c1e-9d4a-4f6b-8e2c-1a5d7b9c0e34' },
-        read: false, createdAt: '2031-05-02T09:14:03.120Z',
+        eventId: null, occurrenceStartsAt: null, read: false, createdAt: '2031-05-02T09:14:03.120Z',
       }],
       unreadCount: 1,
       nextPageToken: null,
@@ -88,7 +94,16 @@ export const notificationOperations = [
   op({
     method: 'get', path: '/notifications', tag: 'Notifications', summary: 'The caller\'s notifications, newest first',
     description: 'Produced by the domain: bookings made, cancelled or moved (to the host), tasks assigned (to the '
-      + 'assignee), invitations (to each newly invited user) and automations\' `send_notification`.',
+      + 'assignee), invitations (to each newly invited user), automations\' `send_notification`, and reminders (to the '
+      + 'event\'s owner, who created it, in a shared calendar the writer who did: one per event, occurrence and '
+      + 'reminder, `kind: reminder` with `eventId` and `occurrenceStartsAt`, whatever the reminder\'s method; `push` '
+      + 'also pushes it to the owner\'s devices, `email` also mails it). A reminder is due `minutesBefore` before the '
+      + 'occurrence\'s start. One that fell due while the '
+      + 'service was down comes when it is back, unless its occurrence has begun (a reminder less than a minute late '
+      + 'still comes: a 0-minute one is due as the event begins); one whose time had already passed when it was set '
+      + '(an event created or moved to start sooner than its reminder) does not come. Cancelled events and occurrences '
+      + 'remind no one; a moved one is reminded before its new time, even when it was reminded before its old one. '
+      + 'Identical reminders of one event come once.',
     query: ListNotificationsQuery,
     responses: { 200: { description: 'One page of notifications', schema: NotificationList } },
   }),

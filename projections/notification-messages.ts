@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Notification } from '../contracts/notifications';
 import { wallClock } from '../services/time/zone';
 
-export type NotificationContent = Pick<Notification, 'kind' | 'title' | 'body' | 'source'>;
+export type NotificationContent = Pick<Notification, 'kind' | 'title' | 'body' | 'source'> & Partial<Pick<Notification, 'eventId' | 'occurrenceStartsAt'>>;
 
 const Booking = z.object({
   id: z.string(),
@@ -92,5 +92,32 @@ export function invitationContent(event: { id: string; title: string; startsAt: 
   return {
     kind: 'invitation', title: clip(`Invitation: ${event.title}`), body: when(event.startsAt, event.timeZone, event.allDay),
     source: { type: 'event', id: event.id },
+  };
+}
+
+const Due = z.object({
+  eventId: z.string(), ownerId: z.string(), occurrenceStartsAt: z.string(), startsAt: z.string(), timeZone: z.string(),
+  allDay: z.boolean(), title: z.string(), location: z.string().nullable().optional(), minutesBefore: z.number(),
+});
+
+/** `in 10 minutes`, `in 1 hour 30 minutes`, `in 2 days`, `now`. */
+export function lead(minutes: number): string {
+  if (minutes <= 0) return 'now';
+  const parts: Array<[number, string]> = [[Math.floor(minutes / 1440), 'day'], [Math.floor((minutes % 1440) / 60), 'hour'], [minutes % 60, 'minute']];
+  return `in ${parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`).join(' ')}`;
+}
+
+/** The owner of a reminder.fired event, told which occurrence starts when. */
+export function reminderNotification(data: unknown): { userId: string; content: NotificationContent } | null {
+  const parsed = Due.safeParse(data);
+  if (!parsed.success) return null;
+  const r = parsed.data;
+  const where = r.location ? ` · ${r.location}` : '';
+  return {
+    userId: r.ownerId,
+    content: {
+      kind: 'reminder', title: clip(`Reminder: ${r.title}`), body: `Starts ${when(r.startsAt, r.timeZone, r.allDay)}, ${lead(r.minutesBefore)}${where}`,
+      source: { type: 'event', id: r.eventId }, eventId: r.eventId, occurrenceStartsAt: r.occurrenceStartsAt,
+    },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Notifications: domain events turned into one record per user they concern (bookings to the host, task
- * assignments to the assignee, invitations to each newly invited user, requested ones to their user).
+ * assignments to the assignee, invitations to each newly invited user, requested ones to their user, reminders that
+ * fired to the event's owner).
  *
  * A notification's id derives from (domain event id, user id), so one domain event makes at most one notification
  * per user however often it is replayed. Read state is a per-user mark: every notification whose event comes
@@ -11,7 +12,7 @@ import { attendeesOf, type Event } from '../contracts/events';
 import type { RecordedEvent } from '../services/eventstore/event-store.port';
 import { deterministicUuid } from '../services/ids';
 import { calendarEventOf } from './event-time';
-import { bookingNotification, invitationContent, taskAssignedNotification, type NotificationContent } from './notification-messages';
+import { bookingNotification, invitationContent, reminderNotification, taskAssignedNotification, type NotificationContent } from './notification-messages';
 import { projection, type ProjectionDocs } from './projection';
 
 export const NOTIFICATIONS = 'notifications';
@@ -23,7 +24,7 @@ const sortKey = (position: number, id: string) => `${String(position).padStart(2
 
 export const NOTIFYING_TYPES = [
   'booking.created', 'booking.cancelled', 'booking.rescheduled', 'task.assigned', 'event.created', 'event.updated',
-  'event.occurrence.changed', 'notification.requested',
+  'event.occurrence.changed', 'notification.requested', 'reminder.fired',
 ] as const;
 
 async function notify(docs: ProjectionDocs, e: RecordedEvent, userId: string, content: NotificationContent): Promise<void> {
@@ -71,6 +72,10 @@ export const notificationsProjection = projection({
         return invite(docs, e);
       case 'task.assigned': {
         const found = taskAssignedNotification(e.data);
+        return found ? notify(docs, e, found.userId, found.content) : undefined;
+      }
+      case 'reminder.fired': {
+        const found = reminderNotification(e.data);
         return found ? notify(docs, e, found.userId, found.content) : undefined;
       }
       case 'notification.requested': {

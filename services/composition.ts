@@ -14,6 +14,7 @@ import { automationsProjection } from '../projections/automations.projection';
 import { devicesProjection } from '../projections/devices.projection';
 import { inboxProjection } from '../projections/inbox.projection';
 import { notificationsProjection } from '../projections/notifications.projection';
+import { remindersProjection } from '../projections/reminders.projection';
 import { bugReportsProjection } from '../projections/bug-reports.projection';
 import { eventTypesProjection } from '../projections/event-types.projection';
 import { focusProjection } from '../projections/focus.projection';
@@ -48,6 +49,8 @@ import { startMailConsumer } from './mail/mail-consumer';
 import { outboxSender, smtpSender } from './mail/mail.port';
 import { startPushConsumer } from './push/push-consumer';
 import { PushService } from './push/push-service';
+import type { ReminderWorker } from './reminders/reminder-worker';
+import { startReminderWorker } from './reminders/start';
 import { addAutomationMetrics, addDeliveryMetrics, addProjectionMetrics, addRelayMetrics, Metrics } from './http/metrics';
 import { readiness, type Role } from './http/readiness';
 import { startRoleListener } from './http/role-listener';
@@ -62,6 +65,7 @@ export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
   routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection, busyTimeProjection,
+  remindersProjection,
 ];
 
 export interface Ports {
@@ -152,6 +156,7 @@ export interface Service {
   relay: Relay | null;
   dispatcher: Dispatcher | null;
   automations: AutomationRunner | null;
+  reminders: ReminderWorker | null;
   server: Server | null;
   /** Where the HTTP server listens (when the api role runs). */
   url: string | null;
@@ -202,6 +207,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const mailSender = config.SMTP_URL ? smtpSender(config.SMTP_URL) : outboxSender();
   const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, bus, mailSender) : null;
   const automations = roles.has('automations') ? await startAutomationRunner(context, bus) : null;
+  const reminders = roles.has('automations') ? await startReminderWorker(context) : null;
 
   // Each role exports the figures of the work it owns; the api also the projections its reads wait for.
   if (roles.has('api') || roles.has('projector')) addProjectionMetrics(metrics, context);
@@ -244,6 +250,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     relay,
     dispatcher,
     automations,
+    reminders,
     server,
     url,
     metricsUrl,
@@ -253,7 +260,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       if (roleListener) await closeHttp(roleListener);
       await context.answerThreads?.close();
       // The bus consumers are independent: each leaving its group takes a while, so they leave together.
-      await Promise.all([automations?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), dispatcher?.stop()]);
+      await Promise.all([automations?.stop(), reminders?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), dispatcher?.stop()]);
       await relay?.stop();
       await runner?.stop();
       mailSender.close();

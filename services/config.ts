@@ -75,6 +75,8 @@ const Config = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Lets webhooks reach loopback, link-local and private addresses (tests, closed networks). */
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** How often the reminder worker (automations role) looks for reminders whose time has come. */
+  REMINDER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** Shared secret of the integration layer's inbound calls; POST /integrations/inbound answers 404 while unset. */
   INTEGRATIONS_SECRET: z.string().min(16).optional(),
   /** HS256 keys for OAuth access tokens (comma list, each at least 32 characters); generated and stored if unset. */

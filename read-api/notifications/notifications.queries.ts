@@ -31,6 +31,9 @@ export async function notificationsPage(models: ReadModels, userId: string, quer
     title: d.title as string,
     body: (d.body as string | null) ?? null,
     source: d.source as Notification['source'],
+    // Invitations carry the event as their source only (they came before this field).
+    eventId: (d.eventId as string | undefined) ?? (d.kind === 'invitation' ? (d.source as Notification['source']).id : null),
+    occurrenceStartsAt: (d.occurrenceStartsAt as string | undefined) ?? null,
     read: d._pos! <= through,
     createdAt: d.createdAt as string,
   }));

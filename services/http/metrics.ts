@@ -70,6 +70,11 @@ export class Metrics {
     labelNames: ['status'] as const,
     registers: this.registers,
   });
+  readonly reminders = new Counter({
+    name: 'calendar_reminders_recorded_total', help: 'Reminders recorded as due by this process: fired (delivered) or missed (their event had begun)',
+    labelNames: ['outcome'] as const,
+    registers: this.registers,
+  });
   private readonly refreshFailures = new Counter({
     name: 'calendar_metrics_refresh_failures_total', help: 'Scrapes that could not read a source (its gauges kept their last values)',
     labelNames: ['source'] as const,

@@ -9,14 +9,12 @@ import { bookingIn, type Booking, type BookingRescheduled } from '../../contract
 import { when } from '../../projections/notification-messages';
 import type { RecordedEvent } from '../eventstore/event-store.port';
 import { icalInvite } from './ical';
+import type { MailContent } from './mail.port';
 
 export const BOOKING_MAIL_TYPES = ['booking.created', 'booking.rescheduled', 'booking.cancelled'] as const;
 
-export interface OutgoingMail {
-  to: { name: string; address: string };
-  subject: string;
-  text: string;
-  ics: { method: 'REQUEST' | 'CANCEL'; content: string };
+export interface OutgoingMail extends MailContent {
+  ics: NonNullable<MailContent['ics']>;
   bookingId: string;
   sequence: number;
 }

@@ -1,6 +1,6 @@
 /**
- * Every message to a guest, as state in the read store (`_mail`), under an id derived from the domain event that
- * made it: `outbox` (kept, not sent: no SMTP_URL), `sending`, `sent` or `failed` (retried). A message in `outbox` or
+ * Every message the service sends (to a guest about a booking, to an owner about a reminder), as state in the read
+ * store (`_mail`), under an id derived from the domain event that made it: `outbox` (kept, not sent: no SMTP_URL), `sending`, `sent` or `failed` (retried). A message in `outbox` or
  * `sent` is never sent again, whatever the bus redelivers.
  */
 import type { ReadStore } from '../readstore/read-store.port';
@@ -12,10 +12,12 @@ export interface MailRecord {
   id: string;
   eventId: string;
   eventType: string;
-  bookingId: string;
+  /** The booking a guest's message is about; null for a reminder. */
+  bookingId: string | null;
   to: string;
   subject: string;
-  method: 'REQUEST' | 'CANCEL';
+  /** The attached invitation's METHOD and SEQUENCE; null and 0 for a message without one (a reminder). */
+  method: 'REQUEST' | 'CANCEL' | null;
   sequence: number;
   messageId: string;
   state: MailState;

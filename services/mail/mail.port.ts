@@ -4,7 +4,14 @@
  * log's record of the message (state `outbox`) is where operators and tests read it (GET /admin/mail).
  */
 import nodemailer from 'nodemailer';
-import type { OutgoingMail } from './booking-mail';
+
+/** A message to one person; an invitation (iCalendar) goes with it when it has one. */
+export interface MailContent {
+  to: { name: string; address: string };
+  subject: string;
+  text: string;
+  ics?: { method: 'REQUEST' | 'CANCEL'; content: string };
+}
 
 export interface ComposedMail {
   messageId: string;
@@ -23,15 +30,17 @@ export interface MailSender {
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
 /** The message's bytes, with a Message-ID derived from `id` (the same message composed twice is recognisably one). */
-export async function composeMail(id: string, from: string, mail: OutgoingMail): Promise<ComposedMail> {
+export async function composeMail(id: string, from: string, mail: MailContent): Promise<ComposedMail> {
   const messageId = `<${id}@calendar-service>`;
   // Both parts say what they are (RFC 6047): the alternative for mail apps that show invitations, the attachment
   // for the rest. nodemailer's icalEvent would type the attachment application/ics.
-  const calendar = `text/calendar; charset=utf-8; method=${mail.ics.method}`;
+  const calendar = mail.ics && `text/calendar; charset=utf-8; method=${mail.ics.method}`;
   const info = await composer.sendMail({
     from, to: mail.to, subject: mail.subject, text: mail.text, messageId,
-    alternatives: [{ contentType: calendar, content: mail.ics.content }],
-    attachments: [{ filename: 'invite.ics', contentType: calendar, content: mail.ics.content }],
+    ...(mail.ics && {
+      alternatives: [{ contentType: calendar, content: mail.ics.content }],
+      attachments: [{ filename: 'invite.ics', contentType: calendar, content: mail.ics.content }],
+    }),
   });
   return { messageId, from, to: mail.to.address, raw: info.message as Buffer };
 }

@@ -4,6 +4,7 @@
  * models have that event (else the bus redelivers it later), then pushes each notification the event made to each
  * device of its user that has a push token and was registered before it. A push id derives from (notification,
  * device) and is claimed before sending, so redelivery and replays never push one notification twice to a device.
+ * A reminder is pushed only when its method is `push` (the others notify, or mail, only).
  */
 import type { Notification } from '../../contracts/notifications';
 import { DEVICES } from '../../projections/devices.projection';
@@ -25,7 +26,8 @@ export const notificationPushId = (notificationId: string, deviceId: string) => 
 export function startPushConsumer(app: AppContext, bus: Bus, push: PushService): BusConsumer {
   const log = app.log.child({ role: 'dispatcher', consumer: 'push' });
 
-  const pushEvent = async (event: RecordedEvent): Promise<void> => {
+  const pushEvent = async (event: RecordedEvent): Promise<boolean | void> => {
+    if (event.type === 'reminder.fired' && (event.data as { method?: string } | null)?.method !== 'push') return false;
     if (!(await app.watermarks.waitFor([NOTIFICATIONS, DEVICES], event.position, app.config.MIN_POSITION_WAIT_MS))) {
       throw new Error(`the read models have not reached position ${event.position} yet`);
     }

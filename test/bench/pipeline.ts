@@ -52,11 +52,19 @@ export class Receiver {
   }
 }
 
+/** The fields of the n-th copy: its own 30-minute slot in 2035 by default. */
+const benchSlot = (slot: number) => {
+  const body = eventBody(Date.UTC(2035, 0, 1), slot, 'Bench');
+  return { title: body.title, startsAt: body.startsAt, endsAt: body.endsAt };
+};
+
 /**
  * Records one event.created of `user` through the API and answers a function that appends a copy of it as a new
- * event straight to the event store, resolving with the new event's id once committed.
+ * event straight to the event store (with `fields(n)` for the n-th copy), resolving with the new event's id once committed.
  */
-export async function eventCloner(service: Service, base: string, auth: Record<string, string>): Promise<() => Promise<string>> {
+export async function eventCloner(
+  service: Service, base: string, auth: Record<string, string>, fields: (slot: number) => Record<string, unknown> = benchSlot,
+): Promise<() => Promise<string>> {
   const created = await json(`${base}/events`, 'POST', eventBody(Date.UTC(2035, 0, 1), -1, 'Template'), auth);
   if (created.status !== 201) throw new Error(`creating the template event: ${created.status}`);
   const position = Number(created.headers.get('x-calendar-position'));
@@ -64,9 +72,8 @@ export async function eventCloner(service: Service, base: string, auth: Record<s
   let slot = 0;
   return async (): Promise<string> => {
     const id = randomUUID();
-    const body = eventBody(Date.UTC(2035, 0, 1), slot++, 'Bench');
     const now = new Date().toISOString();
-    const data = { ...(template.data as object), id: randomUUID(), title: body.title, startsAt: body.startsAt, endsAt: body.endsAt, createdAt: now, updatedAt: now };
+    const data = { ...(template.data as object), id: randomUUID(), ...fields(slot++), createdAt: now, updatedAt: now };
     const metadata: RecordedEvent['metadata'] = { ...template.metadata, occurredAt: now };
     await service.context.events.append(template.streamId, [{ id, type: 'event.created', data, metadata }], 'any');
     return id;

@@ -16,6 +16,8 @@
  *   7. one user's hostile requests (service in process): /healthz latency, event-loop delay, another user's writes
  *  7b. one user's 30 expensive reads at once (service child, fair-share-bench.ts): /healthz and another user's writes
  *   8. automation runs (notify, then call a local receiver; service in process): runs/s and trigger-to-action latency
+ *  8b. reminders (reminder-bench.ts; service in process): BENCH_REMINDERS (default 10,000) due at one instant, spread
+ *      over 100 owners; all delivered, and due-to-notification p50/p99
  *   9. the CLI's export of a log of BENCH_EXPORT_EVENTS events (default 1,000,000) seeded straight into the store
  *  10. rebuild (rebuild-bench.ts): each projection, then all of them, built from a sealed log of BENCH_REBUILD_EVENTS
  *      events (default 100,000) into a fresh embedded read store
@@ -46,6 +48,7 @@ import { storeBench, type StoreResult } from './store-bench';
 import { SUGGESTION_ATTENDEES, SUGGESTION_DAYS, seedSuggestionsTeam } from './suggestions-bench';
 import { webhookBench } from './webhook-bench';
 import { automationBench } from './automation-bench';
+import { reminderBench } from './reminder-bench';
 import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
 
 const SECONDS = benchSeconds();
@@ -62,6 +65,8 @@ const WEBHOOK_PROBE_INTERVAL_MS = 10;
 const AUTOMATION_RUNS = 1000;
 const AUTOMATION_PROBES = 300;
 const AUTOMATION_PROBE_INTERVAL_MS = 10;
+const REMINDERS = Number(process.env.BENCH_REMINDERS ?? 10_000);
+const REMINDER_OWNERS = 100;
 const GET_EVENTS = 200;
 const WEEK_START = Date.UTC(2030, 0, 7); // a Monday
 /** POST /tasks moves on to a fresh owner after this many tasks: every board stays far below its 10,000-task limit. */
@@ -362,6 +367,14 @@ async function main(): Promise<void> {
   log(`  trigger appended -> last action received: p50 ${ms(automations.latency.p50)}  p99 ${ms(automations.latency.p99)}  max ${ms(automations.latency.max)} (${automations.latency.samples} samples)`);
   log();
 
+  log(`[8b] Reminders, embedded, service in process: ${fmt(REMINDERS, 0)} due at one instant (the top of a minute), ${REMINDER_OWNERS} owners`);
+  const reminded = await reminderBench(REMINDERS, REMINDER_OWNERS);
+  const allReminded = reminded.seededInTime && reminded.fired === REMINDERS && reminded.notifications === REMINDERS && reminded.missed === 0;
+  if (!reminded.seededInTime) log('  WARNING: seeding ran past the due instant; the figures below mean nothing');
+  log(`  ${reminded.fired} fired, ${reminded.missed} missed, ${reminded.notifications} notifications; the last ${fmt(reminded.seconds, 2)} s after the due instant; ${fmt(reminded.cpuUsPerReminder, 0)} µs CPU per reminder`);
+  log(`  due -> notification readable: p50 ${ms(reminded.latency.p50)}  p99 ${ms(reminded.latency.p99)}  max ${ms(reminded.latency.max)} (${reminded.latency.samples} samples)`);
+  log();
+
   // 8. Export
   log(`[9] CLI export, embedded store, ${fmt(EXPORT_EVENTS, 0)} events (CLI as a child process)`);
   const exported = await exportBench(EXPORT_EVENTS);
@@ -447,6 +460,12 @@ async function main(): Promise<void> {
     ]),
     { figure: 'Automation runs/s (notify + call a local receiver)', value: `${fmt(automations.runsPerSec, 0)} runs/s`, target: '-', result: '-' },
     { figure: 'Automation trigger-to-action latency', value: `p50 ${ms(automations.latency.p50)}, p99 ${ms(automations.latency.p99)}, max ${ms(automations.latency.max)}`, target: '-', result: '-' },
+    {
+      figure: `Reminders: ${fmt(REMINDERS, 0)} due at one instant, due -> notification`,
+      value: `${reminded.notifications}/${REMINDERS} delivered; p50 ${ms(reminded.latency.p50)}, p99 ${ms(reminded.latency.p99)}, max ${ms(reminded.latency.max)}; ${fmt(reminded.cpuUsPerReminder, 0)} µs CPU each`,
+      target: 'all delivered, p99 < 5 s',
+      result: pass(allReminded && reminded.latency.p99 < 5000),
+    },
     ...Object.entries(rebuild.perProjection).map(([name, rate]) => ({
       figure: `Rebuild ${name}, ${fmt(rebuild.events, 0)} events`,
       value: `${fmt(rate, 0)} events/s; ${fmt(rebuild.cpuPerEvent[name], 1)} µs CPU/event; longest stall ${ms(rebuild.longestStallMs[name])}`,

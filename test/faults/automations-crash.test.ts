@@ -4,13 +4,8 @@
  * in flight when the process died is made again with the same X-Calendar-Delivery (receivers dedupe on it). A
  * runner stopped gracefully hands its runs back instead of leaving them leased.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { freePort } from '../bench/util';
-import { killed, startChild, useFaultSuite } from '../support/service-child';
+import { killed, restartableService, useFaultSuite } from '../support/service-child';
 import { until } from '../support/receiver';
-import { request } from '../support/service';
 import { untilSettled } from '../support/settled';
 
 jest.setTimeout(600_000); // the waits below fail when runs stop moving (see untilSettled), not when a machine is slow
@@ -23,22 +18,7 @@ const TRIGGERS = 30;
 
 const suite = useFaultSuite();
 
-async function service(env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'automations-kill-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/api/v1`;
-  const start = async () => {
-    const child = await startChild(dataDir, port, { ...ENV, ...env });
-    suite.children.push(child);
-    return child;
-  };
-  const child = await start();
-  const signup = await request(base, 'POST', '/auth/signup', { email: `${path.basename(dataDir)}@example.com`, password: 'long enough', name: 'K' });
-  expect(signup.status).toBe(201);
-  const auth = { authorization: `Bearer ${signup.body.session.token}` };
-  const call = (method: string, p: string, body?: unknown) => request(base, method, p, body, auth);
-  return { child, start, call };
-}
+const service = (env: Record<string, string> = {}) => restartableService(suite, 'automations-kill', { ...ENV, ...env });
 
 type Call = Awaited<ReturnType<typeof service>>['call'];
 

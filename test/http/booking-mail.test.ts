@@ -6,7 +6,7 @@
  */
 import type ICAL from 'ical.js';
 import { SMTPServer } from 'smtp-server';
-import { bookingMailer, mailIdFor } from '../../services/mail/mail-consumer';
+import { eventMailer, mailIdFor } from '../../services/mail/mail-consumer';
 import { MailLog } from '../../services/mail/mail-log';
 import type { MailSender } from '../../services/mail/mail.port';
 import { asGuest, booked, hostWithType, slotsOf } from '../support/bookings';
@@ -157,7 +157,7 @@ describe('through SMTP (SMTP_URL set)', () => {
       .find((e) => e.type === 'booking.created' && (e.data as { id: string }).id === id)!;
     const sent: string[] = [];
     const recording: MailSender = { mode: 'smtp', send: async (m) => void sent.push(m.messageId), close: () => undefined };
-    const handle = bookingMailer(svc.service.context, recording);
+    const handle = eventMailer(svc.service.context, recording);
     await handle(created);
     await handle(created);
     expect(sent).toEqual([]); // the consumer sent it already

@@ -55,8 +55,8 @@ describe('notifications made from domain events', () => {
     const listed = await list(host, '', moved.position);
     expect(listed.notifications.map((n) => n.kind)).toEqual(['booking_rescheduled', 'booking_cancelled', 'booking_created']);
     for (const n of listed.notifications) {
-      expect(n).toMatchObject({ read: false, source: { type: 'booking', id: booking.id } });
-      expect(Object.keys(n).sort()).toEqual(['body', 'createdAt', 'id', 'kind', 'read', 'source', 'title']);
+      expect(n).toMatchObject({ read: false, source: { type: 'booking', id: booking.id }, eventId: null, occurrenceStartsAt: null });
+      expect(Object.keys(n).sort()).toEqual(['body', 'createdAt', 'eventId', 'id', 'kind', 'occurrenceStartsAt', 'read', 'source', 'title']);
     }
     const [rescheduled, cancelled, created] = listed.notifications;
     expect(created).toMatchObject({ title: 'New booking: Ana Costa', body: '2031-05-12 at 14:00 (Europe/Lisbon) · ana@example.com' });
@@ -95,6 +95,7 @@ describe('notifications made from domain events', () => {
     expect(first.notifications).toHaveLength(1);
     expect(first.notifications[0]).toMatchObject({
       kind: 'invitation', title: 'Invitation: Planning', body: '2031-06-02 at 11:00 (Europe/Berlin)', source: { type: 'event', id: eventId },
+      eventId, occurrenceStartsAt: null,
     });
 
     // A change of title, an answer, then a second attendee: only the new attendee is told.

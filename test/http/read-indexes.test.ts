@@ -46,6 +46,7 @@ async function refusedQueries(created: number[] = []): Promise<string[]> {
     const guest = await signUp(svc.base);
     const event = await owner.call('POST', '/events', {
       title: 'Walk', startsAt: '2026-12-08T09:00:00.000Z', endsAt: '2026-12-08T10:00:00.000Z', attendees: [{ email: guest.email }],
+      reminders: [{ minutesBefore: 10, method: 'notification' }], // the reminders projection looks up the event's reminders
     });
     const task = await owner.call('POST', '/tasks', { title: 'Walk task' });
     const goal = await owner.call('POST', '/goals', { name: 'Walk goal', weeklyMinutes: 60 });

@@ -3,9 +3,12 @@
  * that SIGKILL it and start it again on the same data.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../bench/util';
 import { startReceiver, type Receiver } from './receiver';
+import { request } from './service';
 import { untilSettled } from './settled';
 
 export const MAIN = path.resolve(__dirname, '../../dist/services/main.js');
@@ -84,4 +87,28 @@ export function useFaultSuite(): { readonly receiver: Receiver; children: ChildP
     for (const dir of suite.dirs) rmSync(dir, { recursive: true, force: true });
   });
   return suite;
+}
+
+export type FaultSuite = ReturnType<typeof useFaultSuite>;
+
+/**
+ * A child service on a fresh DATA_DIR (removed after the suite), with a user signed up on it: `start` starts it again
+ * on the same data after a kill, `call` sends the user's requests.
+ */
+export async function restartableService(suite: FaultSuite, prefix: string, env: Record<string, string>) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+  suite.dirs.push(dataDir);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const start = async () => {
+    const child = await startChild(dataDir, port, env);
+    suite.children.push(child);
+    return child;
+  };
+  const child = await start();
+  const signup = await request(base, 'POST', '/auth/signup', { email: `${path.basename(dataDir)}@example.com`, password: 'long enough', name: 'K' });
+  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status}`);
+  const auth = { authorization: `Bearer ${signup.body.session.token}` };
+  const call = (method: string, p: string, body?: unknown) => request(base, method, p, body, auth);
+  return { child, start, call, dataDir };
 }
