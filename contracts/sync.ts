@@ -17,7 +17,7 @@ export const SyncQuery = z.object({
 const SyncChanges = z.object({
   events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
   tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
-  meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings of the caller\'s meeting types'),
+  meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings the caller hosts or owns the type of'),
 });
 
 /** Every syncable type present, as in every answer: one changed event, nothing else. */

@@ -6,6 +6,7 @@
 import type { Booking } from '../../contracts/bookings';
 import type { Event } from '../../contracts/events';
 import type { BookingCommand } from '../../write-api/schedule/booking.rules';
+import type { SlotAsk } from '../../write-api/schedule/booking-slot';
 import { scheduleDecider, type ScheduleCommand } from '../../write-api/schedule/schedule.decider';
 import { given } from '../support/given';
 
@@ -27,16 +28,18 @@ const history = [
 ];
 
 const noBuffers = { beforeMinutes: 0, afterMinutes: 0 };
+const ask = (overrides: Partial<SlotAsk> = {}): SlotAsk => ({ meetingTypeId: TYPE, buffers: noBuffers, quotas: [], seats: 1, ...overrides });
 
 function bookSlot(id: string, start: string, end: string, overrides: Partial<Extract<BookingCommand, { type: 'BookSlot' }>> = {}): ScheduleCommand {
   return {
     type: 'BookSlot',
     booking: {
-      id, meetingTypeId: TYPE, meetingTypeName: 'Intro call', hostId: HOST, calendarId: CAL, eventId: `event-${id}`,
+      id, meetingTypeId: TYPE, meetingTypeName: 'Intro call', ownerId: HOST, hostId: HOST, hostIds: [HOST], assignment: null, calendarId: CAL, eventId: `event-${id}`,
       startsAt: start, endsAt: end, timeZone: 'Europe/Berlin', guest: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Lisbon' },
       note: 'Hello', location: 'Video',
     },
-    title: 'Intro call with Ana', buffers: noBuffers, reminders: [], tokenHash: `hash-${id}`, now: NOW, ...overrides,
+    event: { title: 'Intro call with Ana', description: 'Hello', reminders: [] }, ask: ask(), requiresConfirmation: false, tokenHash: `hash-${id}`,
+    now: NOW, ...overrides,
   };
 }
 
@@ -82,7 +85,7 @@ describe('booking a slot', () => {
   });
 
   it('keeps the type\'s buffers free around the meeting', () => {
-    const withBuffers = (start: string, end: string) => bookSlot('b1', start, end, { buffers: { beforeMinutes: 15, afterMinutes: 10 } });
+    const withBuffers = (start: string, end: string) => bookSlot('b1', start, end, { ask: ask({ buffers: { beforeMinutes: 15, afterMinutes: 10 } }) });
     const busy = [...history, busyEvent('e1', at('10:00'), at('11:00'))];
     given(scheduleDecider, busy).when(withBuffers(at('11:00'), at('11:30'))).thenThrows('slot_taken'); // needs 10:45-11:00 free
     given(scheduleDecider, busy).when(withBuffers(at('11:15'), at('11:45'))).then([{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
@@ -121,7 +124,7 @@ describe('booking a slot', () => {
 describe('moving and cancelling', () => {
   const withBooking = () => [...history, ...booked('b1', at('09:00'), at('09:30'))] as never;
   const move = (actor: typeof host | ReturnType<typeof guest>, start: string, end: string): ScheduleCommand => ({
-    type: 'RescheduleBooking', bookingId: 'b1', actor, startsAt: start, endsAt: end, buffers: noBuffers, now: NOW,
+    type: 'RescheduleBooking', bookingId: 'b1', actor, startsAt: start, endsAt: end, ask: ask(), newEventId: 'event-b1-moved', now: NOW,
   });
   const cancel = (actor: typeof host | ReturnType<typeof guest>): ScheduleCommand => ({ type: 'CancelBooking', bookingId: 'b1', actor, now: NOW });
 

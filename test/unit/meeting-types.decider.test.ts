@@ -9,7 +9,8 @@ const NOW = '2026-11-22T00:00:00.000Z';
 const fields = (overrides: Partial<MeetingTypeFields> = {}): MeetingTypeFields => ({
   ownerId: OWNER, name: 'Intro call', slug: 'intro', durationMinutes: 30, description: null, location: null, enabled: true,
   bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, hours: [{ day: 1, startMinute: 540, endMinute: 1020 }],
-  calendarId: null, ...overrides,
+  calendarId: null, durations: [30], dateOverrides: [], limits: { perDay: null, perWeek: null }, seats: 1, requiresConfirmation: false,
+  hosts: [], assignment: null, ...overrides,
 });
 const created = (id: string, overrides: Partial<MeetingTypeFields> = {}) => ({
   type: 'meeting_type.created' as const,

@@ -7,8 +7,11 @@ import type { Event, EventFields } from '../../contracts/events';
 import type { Calendar, Space } from '../../contracts/spaces';
 import type { Decider } from '../../services/commands/decider';
 import { conflict, notFound, versionMismatch } from '../../services/errors';
+import type { BookingHeld, BookingPart } from '../../contracts/bookings';
+import { BookingIndex } from './booking-index';
+import { decidePart, evolvePart, partsOfCancelledEvent, type PartCommand, type PartEvent } from './booking-parts.rules';
 import {
-  bookingOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
+  bookingsOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
 } from './booking.rules';
 import { findConflicts, ScheduleIndex } from './conflicts';
 import { answered, decideOccurrence, invitedTo, keptExceptions, type OccurrenceCommand, type OccurrenceEvent } from './occurrence.rules';
@@ -22,9 +25,12 @@ export interface ScheduleState {
   events: Map<string, Event>;
   /** The live events arranged for conflict checks. */
   index: ScheduleIndex;
-  /** Bookings of the Space's calendars (booking.rules.ts). */
+  /** Bookings of the Space's calendars (booking.rules.ts), parts of collective bookings and holds (booking-parts.rules.ts). */
   bookings: Map<string, BookingRecord>;
-  bookingByEvent: Map<string, string>;
+  parts: Map<string, BookingPart>;
+  holds: Map<string, BookingHeld>;
+  bookingIndex: BookingIndex;
+  bookingsByEvent: Map<string, Set<string>>;
 }
 
 export type ScheduleCommand =
@@ -44,12 +50,14 @@ export type ScheduleCommand =
   | { type: 'CancelEvent'; actorId: string; eventId: string; expectedVersions?: number[]; now: string }
   | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string }
   | OccurrenceCommand
-  | BookingCommand;
+  | BookingCommand
+  | PartCommand;
 
 type ScheduleEvent =
   | Extract<DomainEvent, { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }>
   | OccurrenceEvent
-  | BookingEvent;
+  | BookingEvent
+  | PartEvent;
 
 const canUse = (state: ScheduleState, userId: string) => state.space !== null && state.space.ownerId === userId;
 
@@ -88,7 +96,8 @@ function spaceConflicts(state: ScheduleState, candidates: Event[], now: string) 
 
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
   initialState: () => ({
-    space: null, calendars: new Map(), events: new Map(), index: new ScheduleIndex(), bookings: new Map(), bookingByEvent: new Map(),
+    space: null, calendars: new Map(), events: new Map(), index: new ScheduleIndex(), bookings: new Map(), parts: new Map(),
+    holds: new Map(), bookingIndex: new BookingIndex(), bookingsByEvent: new Map(),
   }),
 
   decide(command, state) {
@@ -133,7 +142,9 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
           deletedAt: command.now,
           version: current.version + 1,
         };
-        return [{ type: 'event.cancelled', data: cancelled }, ...bookingOfCancelledEvent(state, current.id, command.now)];
+        return [
+          { type: 'event.cancelled', data: cancelled }, ...bookingsOfCancelledEvent(state, current.id, command.now), ...partsOfCancelledEvent(state, current.id),
+        ];
       }
       case 'AnswerInvitation': {
         const current = state.events.get(command.eventId);
@@ -153,7 +164,12 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'BookSlot':
       case 'RescheduleBooking':
       case 'CancelBooking':
+      case 'AnswerBooking':
         return decideBooking(command, state);
+      case 'HoldSlot':
+      case 'ReleaseHold':
+      case 'SyncPart':
+        return decidePart(command, state);
     }
   },
 
@@ -178,6 +194,11 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         state.index.put(event.data.series);
         break;
       }
+      case 'booking.held':
+      case 'booking.hold_released':
+      case 'booking.part_changed':
+        evolvePart(state, event);
+        break;
       default:
         evolveBooking(state, event);
     }
