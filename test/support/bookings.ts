@@ -23,7 +23,7 @@ export async function hostWithType(base: string, type: Record<string, unknown> =
   return { client, username, type: res.body.meetingType, page: `/public/${username}/${res.body.meetingType.slug}` };
 }
 
-export async function slotsOf(base: string, host: Host, query = ''): Promise<Array<{ startsAt: string; endsAt: string; date: string; time: string }>> {
+export async function slotsOf(base: string, host: Host, query = ''): Promise<Array<{ startsAt: string; endsAt: string; date: string; time: string; seatsLeft: number }>> {
   const res = await request(base, 'GET', `${host.page}/slots${query}`);
   if (res.status !== 200) throw new Error(`slots: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.slots;

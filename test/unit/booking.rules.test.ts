@@ -164,3 +164,77 @@ describe('moving and cancelling', () => {
     ]);
   });
 });
+
+describe('seats, limits and the host\'s answer', () => {
+  const seated = (n: number) => ask({ seats: n });
+  const seat = (id: string, email: string, seats = 2): ScheduleCommand => ({
+    ...bookSlot(id, at('09:00'), at('09:30'), { ask: seated(seats) }),
+    booking: { ...(bookSlot(id, at('09:00'), at('09:30')) as { booking: object }).booking, guest: { name: email, email, timeZone: 'UTC' } },
+  } as ScheduleCommand);
+  const decided = (commands: ScheduleCommand[]) => {
+    let state = history.reduce(scheduleDecider.evolve, scheduleDecider.initialState());
+    const events: Array<{ type: string; data: unknown }> = [...history];
+    for (const c of commands) {
+      const out = scheduleDecider.decide(c, state);
+      events.push(...out);
+      state = out.reduce(scheduleDecider.evolve, state);
+    }
+    return events as never[];
+  };
+
+  it('seats a second guest in the slot\'s event (event.updated, one more attendee), and refuses once the seats are gone', () => {
+    const [joined, booking] = given(scheduleDecider, decided([seat('b1', 'a@example.com')])).when(seat('b2', 'b@example.com')).then([
+      { type: 'event.updated', data: { id: 'event-b1', version: 2 } as never },
+      { type: 'booking.created', data: { id: 'b2', eventId: 'event-b1' } as never },
+      { type: 'booking.token_issued' },
+    ]);
+    expect((joined.data as Event).attendees.map((a) => a.email)).toEqual(['a@example.com', 'b@example.com']);
+    expect(booking.type).toBe('booking.created');
+    const full = given(scheduleDecider, decided([seat('b1', 'a@example.com'), seat('b2', 'b@example.com')])).when(seat('b3', 'c@example.com')).thenThrows('slot_taken');
+    expect(full.details).toEqual({ seats: 2 });
+  });
+
+  it('lets a guest leave a shared event (event.updated without them); the last one out cancels it', () => {
+    const two = decided([seat('b1', 'a@example.com'), seat('b2', 'b@example.com')]);
+    const [left] = given(scheduleDecider, two).when({ type: 'CancelBooking', bookingId: 'b2', actor: guest('b2'), now: NOW })
+      .then([{ type: 'event.updated', data: { id: 'event-b1' } as never }, { type: 'booking.cancelled', data: { id: 'b2' } as never }]);
+    expect((left.data as Event).attendees.map((a) => a.email)).toEqual(['a@example.com']);
+    const one = decided([seat('b1', 'a@example.com'), seat('b2', 'b@example.com'), { type: 'CancelBooking', bookingId: 'b2', actor: guest('b2'), now: NOW }]);
+    given(scheduleDecider, one).when({ type: 'CancelBooking', bookingId: 'b1', actor: host, now: NOW })
+      .then([{ type: 'event.cancelled', data: { id: 'event-b1', status: 'cancelled' } as never }, { type: 'booking.cancelled' }]);
+  });
+
+  it('refuses a new meeting over a limit (slot_unavailable day_limit); a seat in an existing meeting adds none', () => {
+    const day = [{ reason: 'day_limit' as const, from: at('00:00'), to: '2026-12-02T00:00:00.000Z', max: 1 }];
+    const limited = (id: string, start: string, end: string, seats = 1) => bookSlot(id, start, end, { ask: ask({ quotas: day, seats }) });
+    const err = given(scheduleDecider, decided([limited('b1', at('09:00'), at('09:30'))])).when(limited('b2', at('11:00'), at('11:30'))).thenThrows('slot_unavailable');
+    expect(err.details).toEqual({ reason: 'day_limit' });
+    const nextDay = [{ reason: 'day_limit' as const, from: '2026-12-02T00:00:00.000Z', to: '2026-12-03T00:00:00.000Z', max: 1 }];
+    given(scheduleDecider, decided([limited('b1', at('09:00'), at('09:30'))]))
+      .when(bookSlot('b2', '2026-12-02T09:00:00.000Z', '2026-12-02T09:30:00.000Z', { ask: ask({ quotas: nextDay }) }))
+      .then([{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
+    given(scheduleDecider, decided([limited('b1', at('09:00'), at('09:30'), 3)])).when(limited('b2', at('09:00'), at('09:30'), 3))
+      .then([{ type: 'event.updated' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
+    // A cancelled booking frees its place.
+    given(scheduleDecider, decided([limited('b1', at('09:00'), at('09:30')), { type: 'CancelBooking', bookingId: 'b1', actor: host, now: NOW }]))
+      .when(limited('b2', at('11:00'), at('11:30'))).then([{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
+  });
+
+  it('books `pending` when the type asks the host; confirm and decline answer it once', () => {
+    const pending = decided([bookSlot('b1', at('09:00'), at('09:30'), { requiresConfirmation: true })]);
+    expect((pending.find((e: { type: string }) => e.type === 'booking.created') as unknown as { data: Booking }).data.status).toBe('pending');
+    const answer = (a: 'confirm' | 'decline', actor: typeof host | ReturnType<typeof guest> = host): ScheduleCommand => ({ type: 'AnswerBooking', bookingId: 'b1', actor, answer: a, now: NOW });
+    const [confirmed] = given(scheduleDecider, pending).when(answer('confirm')).then([{ type: 'booking.confirmed', data: { status: 'confirmed', version: 2 } as never }]);
+    given(scheduleDecider, [...pending, confirmed] as never).when(answer('confirm')).then([]);
+    given(scheduleDecider, [...pending, confirmed] as never).when(answer('decline')).thenThrows('booking_not_pending');
+    const declined = given(scheduleDecider, pending).when(answer('decline')).then([
+      { type: 'event.cancelled', data: { id: 'event-b1' } as never }, { type: 'booking.declined', data: { status: 'declined', cancelledBy: 'host' } as never },
+    ]);
+    given(scheduleDecider, [...pending, ...declined] as never).when(answer('confirm')).thenThrows('booking_not_pending');
+    given(scheduleDecider, [...pending, ...declined] as never).when(answer('decline')).then([]);
+    // A declined booking's time is free again.
+    given(scheduleDecider, [...pending, ...declined] as never).when(bookSlot('b2', at('09:00'), at('09:30')))
+      .then([{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
+    given(scheduleDecider, pending).when(answer('confirm', { kind: 'host', userId: OTHER })).thenThrows('not_found');
+  });
+});
