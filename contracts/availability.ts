@@ -202,7 +202,8 @@ export const FreeBusyResponse = z
     }],
   });
 
-const tooMuch = {
+/** 422 of every answer the engine works out: the range holds more than one request may expand. */
+export const tooMuch = {
   description: 'More events or occurrences in the range than one request may expand (`expansion_limit_exceeded`)',
   schema: ErrorEnvelope,
 };

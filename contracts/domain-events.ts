@@ -9,6 +9,7 @@ import {
 import { PreferencesRecord, SuggestionRecord } from './assistant';
 import { AutomationRecord } from './automations';
 import { BugReport } from './bug-reports';
+import { CalendarMemberRecord } from './calendar-members';
 import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
 import { Event, EventOccurrence } from './events';
@@ -19,6 +20,7 @@ import { Routine, RoutinePeriodDay } from './routines';
 import { Calendar, Space } from './spaces';
 import { DeviceRecord, PushTokenClaim } from './devices';
 import { NotificationRequest } from './notifications';
+import { SpaceMemberRecord } from './organizations';
 import { ListReranked, Project, Task, TaskDueChanged, TaskList } from './tasks';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload } from './webhook-payloads';
 
@@ -38,6 +40,11 @@ export const domainEvents = {
   'user.profile_updated': z.object({ user: UserRecord }),
   'space.created': z.object({ space: Space }),
   'calendar.created': z.object({ calendar: Calendar }),
+  // Sharing (docs/sharing.md): a role given or changed (the member as they now are), a role taken away.
+  'calendar.member.added': CalendarMemberRecord,
+  'calendar.member.removed': CalendarMemberRecord,
+  // A member or admin of an organization (a shared Space), added or given another role.
+  'space.member.added': SpaceMemberRecord,
   'event.created': Event,
   'event.updated': Event,
   'event.cancelled': Event,

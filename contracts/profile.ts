@@ -7,7 +7,7 @@ import * as examples from './examples';
 import { Goal } from './goals';
 import { op } from './operation';
 import { RoutineView } from './routines';
-import { Calendar, Space } from './spaces';
+import { ListedCalendar, Space } from './spaces';
 import { Project, TaskList } from './tasks';
 
 export const Username = z
@@ -63,7 +63,7 @@ export const Bootstrap = z
   .object({
     user: Profile,
     spaces: z.array(Space),
-    calendars: z.array(Calendar),
+    calendars: z.array(ListedCalendar),
     goals: z.array(Goal).describe('The caller\'s current goals'),
     routines: z.array(RoutineView).describe('Live routines (at most 1000)'),
     projects: z.array(Project),

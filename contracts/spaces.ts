@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CalendarRole } from './calendar-members';
 import { DateTime, ErrorEnvelope, NonBlankText, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
@@ -32,6 +33,10 @@ export const Calendar = z
   .meta({ id: 'Calendar', examples: [examples.calendar] });
 export type Calendar = z.infer<typeof Calendar>;
 
+/** A calendar as listed to someone who can see it: with their role (docs/sharing.md). */
+export const ListedCalendar = Calendar.extend({ role: CalendarRole })
+  .meta({ id: 'ListedCalendar', examples: [{ ...examples.calendar, role: 'owner' }] });
+
 export const CreateSpaceBody = z.object({ name: NonBlankText(200) }).meta({ id: 'CreateSpaceBody', examples: [{ name: 'Family' }] });
 export const CreateCalendarBody = z
   .object({ name: NonBlankText(200), color: Color.optional(), spaceId: Uuid.optional() })
@@ -52,9 +57,12 @@ export const spaceOperations = [
     },
   }),
   op({
-    method: 'get', path: '/calendars', tag: 'Calendars', summary: 'Calendars in the caller\'s Spaces',
+    method: 'get', path: '/calendars', tag: 'Calendars', summary: 'Calendars the caller can see, with their role',
+    description: 'The calendars of the caller\'s Spaces and organizations, and those shared with them, oldest first, each '
+      + 'with the caller\'s `role`: `owner`, `writer` (shared so, or of an organization they belong to), `reader` or '
+      + '`freeBusyReader` (its busy time only, through POST /free-busy). A calendar no longer shared is not listed.',
     responses: {
-      200: { description: 'Calendars', schema: z.object({ calendars: z.array(Calendar) }).meta({ id: 'CalendarList' }) },
+      200: { description: 'Calendars', schema: z.object({ calendars: z.array(ListedCalendar) }).meta({ id: 'CalendarList' }) },
     },
   }),
   op({

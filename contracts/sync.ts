@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Booking, MeetingType } from './bookings';
+import { CalendarMemberRecord } from './calendar-members';
 import { DateTime, ErrorEnvelope } from './common';
 import { Event } from './events';
 import { Goal } from './goals';
@@ -14,10 +15,14 @@ export const SyncQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size, default 500'),
 });
 
+const CalendarMembership = CalendarMemberRecord.extend({ deletedAt: DateTime.nullable() }).meta({ id: 'CalendarMembership' });
+
 const SyncChanges = z.object({
   events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
   tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
   meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings the caller hosts or owns the type of'),
+  calendarMemberships: z.array(CalendarMembership)
+    .describe('The caller\'s roles on calendars shared with them; one taken away carries `deletedAt`: drop that calendar and its events'),
 });
 
 /** Every syncable type present, as in every answer: one changed event, nothing else. */

@@ -13,8 +13,11 @@ import { Routine, RoutinePeriodDay } from './routines';
 import { Task } from './tasks';
 import { FormSubmittedPayload, MessagingReceivedPayload, PaymentsEventPayload, TaskDueChangedPrevious } from './webhook-payloads';
 
-/** Whose webhooks receive a delivery: every member of a Space, or the named users. */
-export type Audience = { spaceId: string } | { userIds: string[] };
+/**
+ * Whose webhooks receive a delivery: every member of a Space (with `calendarId`, also the people that calendar is
+ * shared with as reader or writer: services/dispatcher/audience.ts), or the named users.
+ */
+export type Audience = { spaceId: string; calendarId?: string } | { userIds: string[] };
 
 export interface Produced {
   data: unknown;
@@ -46,11 +49,11 @@ export interface WebhookTypeDef {
 
 type WithPrevious<T> = { data: T; previous: unknown };
 
-const toSpace: Producer = ({ data }) => ({ data, audience: { spaceId: (data as Event).spaceId } });
+const toCalendar: Producer = ({ data }) => ({ data, audience: { spaceId: (data as Event).spaceId, calendarId: (data as Event).calendarId } });
 /** One occurrence changed or cancelled (`event.occurrence.*`): the occurrence is what is delivered. */
-const occurrenceToSpace: Producer = ({ data }) => {
+const occurrenceToCalendar: Producer = ({ data }) => {
   const { occurrence } = data as { occurrence: Event };
-  return { data: occurrence, audience: { spaceId: occurrence.spaceId } };
+  return { data: occurrence, audience: { spaceId: occurrence.spaceId, calendarId: occurrence.calendarId } };
 };
 const toTaskOwner: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Task).createdBy] } });
 const toAssignee: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Task).assigneeId].filter((id): id is string => !!id) } });
@@ -82,9 +85,9 @@ const withProducer = (d: WebhookTypeDef, domainType: string, producer: Producer)
 });
 
 export const WEBHOOK_CATALOGUE: readonly WebhookTypeDef[] = [
-  def('event.created', 'an event is created', Event, toSpace),
-  withProducer(def('event.updated', 'an event\'s details or time change', EventOrOccurrence, toSpace), 'event.occurrence.changed', occurrenceToSpace),
-  withProducer(def('event.cancelled', 'an event or one occurrence is cancelled', EventOrOccurrence, toSpace), 'event.occurrence.cancelled', occurrenceToSpace),
+  def('event.created', 'an event is created', Event, toCalendar),
+  withProducer(def('event.updated', 'an event\'s details or time change', EventOrOccurrence, toCalendar), 'event.occurrence.changed', occurrenceToCalendar),
+  withProducer(def('event.cancelled', 'an event or one occurrence is cancelled', EventOrOccurrence, toCalendar), 'event.occurrence.cancelled', occurrenceToCalendar),
   def('task.created', 'a task is created', Task, toTaskOwner),
   def('task.updated', 'a task\'s details change', Task, toTaskOwner),
   def('task.completed', 'a task is marked done', Task, toTaskOwner),

@@ -1,4 +1,7 @@
-/** Spaces, memberships, calendars and events: what GET /spaces, /calendars, /events and /sync read. */
+/**
+ * Spaces, memberships, calendars, the people calendars are shared with, and events: what GET /spaces, /calendars,
+ * /events and /sync read, through read-api/spaces/calendar-access.ts for who may see what.
+ */
 import type { DomainEventData } from '../contracts/domain-events';
 import type { Event } from '../contracts/events';
 import { spanOf } from '../services/time/recurrence';
@@ -26,17 +29,21 @@ export function eventDoc(event: Event, position: number, changedAt: string) {
 
 export const scheduleProjection = projection({
   name: SCHEDULE,
-  version: 4, // v2: erasure stamps on every document; v3: span classes and the indexes below; v4: reminders, exceptions
+  // v2: erasure stamps on every document; v3: span classes and the indexes below; v4: reminders, exceptions;
+  // v5: organization members (with the Space's owner on each membership), calendar members, events by calendar.
+  version: 5,
   // Each index serves a query of read-api (spaces, calendars, events and their /sync pages by owner and position).
   collections: {
     spaces: { indexes: [['id', '_pos']] },
     memberships: { indexes: [['userId', '_id'], ['spaceId']] },
-    calendars: { indexes: [['spaceId', '_pos']] },
-    events: { indexes: [['spaceId', '_spanClass', '_startMs'], ['spaceId', '_pos']] },
+    calendars: { indexes: [['spaceId', '_pos'], ['id', '_pos']] },
+    // One per (calendar, member); a role taken away keeps its row with `deletedAt` (for /sync).
+    calendarMembers: { indexes: [['userId', 'deletedAt'], ['calendarId', 'deletedAt', '_id'], ['userId', '_pos']] },
+    events: { indexes: [['calendarId', '_spanClass', '_startMs'], ['spaceId', '_pos'], ['calendarId', '_pos']] },
   },
   handles: [
-    'space.created', 'calendar.created', 'event.created', 'event.updated', 'event.cancelled', 'event.occurrence.changed',
-    'event.occurrence.cancelled',
+    'space.created', 'space.member.added', 'calendar.created', 'calendar.member.added', 'calendar.member.removed', 'event.created',
+    'event.updated', 'event.cancelled', 'event.occurrence.changed', 'event.occurrence.cancelled',
   ],
   async apply(e, docs) {
     const at = e.metadata.occurredAt;
@@ -45,7 +52,26 @@ export const scheduleProjection = projection({
         const { space } = e.data as DomainEventData<'space.created'>;
         await docs('spaces').putIfNewer({ ...space, _id: space.id, _pos: e.position, _changedAt: at });
         await docs('memberships').putIfNewer({
-          _id: `${space.id}:${space.ownerId}`, _pos: e.position, spaceId: space.id, userId: space.ownerId, role: 'owner',
+          _id: `${space.id}:${space.ownerId}`, _pos: e.position, spaceId: space.id, userId: space.ownerId, ownerId: space.ownerId, role: 'owner',
+        });
+        return;
+      }
+      case 'space.member.added': {
+        const member = e.data as DomainEventData<'space.member.added'>;
+        const space = await docs('spaces').get(member.spaceId);
+        if (!space) return;
+        await docs('memberships').putIfNewer({
+          _id: `${member.spaceId}:${member.userId}`, _pos: e.position, spaceId: member.spaceId, userId: member.userId,
+          ownerId: space.ownerId as string, role: member.role, email: member.email, name: member.name, createdAt: member.createdAt,
+        });
+        return;
+      }
+      case 'calendar.member.added':
+      case 'calendar.member.removed': {
+        const member = e.data as DomainEventData<'calendar.member.added'>;
+        await docs('calendarMembers').putIfNewer({
+          ...member, _id: `${member.calendarId}:${member.userId}`, _pos: e.position, _changedAt: at,
+          deletedAt: e.type === 'calendar.member.removed' ? at : null,
         });
         return;
       }

@@ -12,6 +12,8 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found`);
+/** The caller may see the thing but not do this to it (someone else's things are 404, never this). */
+export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const conflict = (code: string, message: string, details?: unknown) => new ApiError(409, code, message, details);
 export const invalid = (message: string, issues: Array<{ path: string; message: string }>) =>
   new ApiError(400, 'invalid_request', message, { issues });

@@ -7,6 +7,7 @@ import { authOperations } from '../contracts/auth';
 import { deviceOperations } from '../contracts/devices';
 import { bookingOperations, meetingTypeOperations, publicBookingOperations } from '../contracts/bookings';
 import { bugReportOperations } from '../contracts/bug-reports';
+import { calendarMemberOperations } from '../contracts/calendar-members';
 import { eventTypeOperations } from '../contracts/event-types';
 import { eventOperations } from '../contracts/events';
 import { occurrenceOperations } from '../contracts/occurrences';
@@ -22,6 +23,7 @@ import { planOperations } from '../contracts/plan';
 import { plannerOperations } from '../contracts/planner';
 import { profileOperations } from '../contracts/profile';
 import { routineOperations } from '../contracts/routines';
+import { schedulingOperations } from '../contracts/scheduling';
 import { spaceOperations } from '../contracts/spaces';
 import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
@@ -45,6 +47,8 @@ import { inboxReadRoutes } from '../read-api/inbox/inbox.routes';
 import { insightsRoutes } from '../read-api/insights/insights.routes';
 import { profileReadRoutes } from '../read-api/profile/profile.routes';
 import { routinesReadRoutes } from '../read-api/routines/routines.routes';
+import { schedulingRoutes } from '../read-api/scheduling/scheduling.routes';
+import { calendarMembersReadRoutes } from '../read-api/spaces/calendar-members.routes';
 import { spacesReadRoutes } from '../read-api/spaces/spaces.routes';
 import { syncRoutes } from '../read-api/sync/sync.routes';
 import { tasksReadRoutes } from '../read-api/tasks/tasks.routes';
@@ -72,6 +76,8 @@ import { signInRoutes } from '../write-api/oauth/sign-in.routes';
 import { tokenRoutes } from '../write-api/oauth/token.routes';
 import { profileWriteRoutes } from '../write-api/profile/profile.routes';
 import { routinesWriteRoutes } from '../write-api/routines/routines.routes';
+import { calendarMembersWriteRoutes } from '../write-api/spaces/calendar-members.routes';
+import { organizationsWriteRoutes } from '../write-api/organizations/organizations.routes';
 import { spacesWriteRoutes } from '../write-api/spaces/spaces.routes';
 import { projectsWriteRoutes } from '../write-api/tasks/projects.routes';
 import { tasksWriteRoutes } from '../write-api/tasks/tasks.routes';
@@ -81,8 +87,8 @@ import type { Route } from './http/route';
 import { PushService } from './push/push-service';
 
 export const apiOperations: Operation[] = [
-  ...authOperations, ...profileOperations, ...spaceOperations, ...eventOperations, ...occurrenceOperations, ...syncOperations,
-  ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations,
+  ...authOperations, ...profileOperations, ...spaceOperations, ...calendarMemberOperations, ...eventOperations, ...occurrenceOperations, ...syncOperations,
+  ...apiKeyOperations, ...oauthOperations, ...webhookOperations, ...integrationOperations, ...availabilityOperations, ...schedulingOperations,
   ...notificationOperations, ...deviceOperations, ...planOperations, ...organizationOperations,
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations, ...plannerOperations,
@@ -100,6 +106,8 @@ export function apiRoutes(app: AppContext): Route[] {
     ...profileWriteRoutes(app),
     ...spacesReadRoutes(app),
     ...spacesWriteRoutes(app),
+    ...calendarMembersReadRoutes(app),
+    ...calendarMembersWriteRoutes(app),
     ...eventsReadRoutes(app),
     ...eventsWriteRoutes(app),
     ...occurrencesWriteRoutes(app),
@@ -113,12 +121,14 @@ export function apiRoutes(app: AppContext): Route[] {
     ...webhooksWriteRoutes(app),
     ...integrationsRoutes(app),
     ...availabilityRoutes(app),
+    ...schedulingRoutes(app),
     ...notificationsReadRoutes(app),
     ...notificationsWriteRoutes(app),
     ...devicesReadRoutes(app, push),
     ...devicesWriteRoutes(app, push),
     ...planReadRoutes(app),
     ...organizationsReadRoutes(app),
+    ...organizationsWriteRoutes(app),
     ...focusReadRoutes(app), ...focusWriteRoutes(app),
     ...goalsReadRoutes(app), ...goalsWriteRoutes(app),
     ...eventTypesReadRoutes(app), ...eventTypesWriteRoutes(app),

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../../services/errors';
 import type { FromAnswerThread, ToAnswerThread } from './answer-worker';
-import type { AnswerRequest, EngineInputs } from './answers';
+import type { AnswerJob } from './answer-job';
 
 export interface AnswerThreads {
-  answer(req: AnswerRequest, inputs: EngineInputs): Promise<Buffer>;
+  answer(job: AnswerJob): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -54,13 +54,13 @@ function answerThread() {
     get pending() {
       return calls.size;
     },
-    answer(req: AnswerRequest, inputs: EngineInputs): Promise<Buffer> {
+    answer(job: AnswerJob): Promise<Buffer> {
       worker ??= start();
       const id = nextId++;
       const w = worker;
       return new Promise<Buffer>((resolve, reject) => {
         calls.set(id, { resolve, reject });
-        w.postMessage({ id, req, inputs } satisfies ToAnswerThread);
+        w.postMessage({ id, job } satisfies ToAnswerThread);
       });
     },
     async close() {
@@ -76,7 +76,7 @@ export function answerThreads(threads: number): AnswerThreads | null {
   if (threads < 1 || !existsSync(WORKER_FILE)) return null;
   const pool = Array.from({ length: threads }, answerThread);
   return {
-    answer: (req, inputs) => pool.reduce((least, t) => (t.pending < least.pending ? t : least)).answer(req, inputs),
+    answer: (job) => pool.reduce((least, t) => (t.pending < least.pending ? t : least)).answer(job),
     close: async () => {
       await Promise.all(pool.map((t) => t.close()));
     },

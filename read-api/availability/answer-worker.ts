@@ -4,9 +4,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { ApiError } from '../../services/errors';
-import { answerOf, type AnswerRequest, type EngineInputs } from './answers';
+import { answerOfJob, type AnswerJob } from './answer-job';
 
-export type ToAnswerThread = { id: number; req: AnswerRequest; inputs: EngineInputs };
+export type ToAnswerThread = { id: number; job: AnswerJob };
 export type FromAnswerThread =
   | { id: number; json: Uint8Array }
   | { id: number; refused: { status: number; code: string; message: string; details?: unknown } }
@@ -14,11 +14,11 @@ export type FromAnswerThread =
 
 const encoder = new TextEncoder();
 
-parentPort!.on('message', ({ id, req, inputs }: ToAnswerThread) => {
+parentPort!.on('message', ({ id, job }: ToAnswerThread) => {
   let reply: FromAnswerThread;
   try {
     // Its own buffer (not a slice of a shared pool), so it can be handed over rather than copied.
-    const json = encoder.encode(JSON.stringify(answerOf(req, inputs)));
+    const json = encoder.encode(JSON.stringify(answerOfJob(job)));
     return parentPort!.postMessage({ id, json } satisfies FromAnswerThread, [json.buffer as ArrayBuffer]);
   } catch (err) {
     reply = err instanceof ApiError

@@ -39,7 +39,7 @@ export const spanOf = (i: Interval) => ({ startsAt: iso(i.start), endsAt: iso(i.
 const minutesOf = (i: Interval) => Math.floor((i.end - i.start) / MINUTE_MS);
 
 /** The person's own rules: their working hours, no buffers, nothing before now. */
-const ownRules = (owner: Owner, now: number): Rules => ({
+export const ownRules = (owner: Owner, now: number): Rules => ({
   workingHours: owner.workingHours, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now,
 });
 const anyTime = (now: number): Rules => ({ workingHours: null, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0, now });
@@ -138,10 +138,15 @@ function slotsAnswer(req: Extract<AnswerRequest, { kind: 'slots' }>, inputs: Eng
   };
 }
 
+/** Busy time in `range` (events, focus time, fixed routine periods), merged, as free/busy shows it. */
+export function busyIntervalsOf(range: Interval, inputs: EngineInputs, now: number) {
+  const { busy } = availabilityOf({ range, timeZone: inputs.owner.timeZone, events: inputs.events, routines: inputs.routines, rules: anyTime(now) });
+  return busyWindows(range, busy).map(spanOf);
+}
+
 function freeBusyAnswer(req: Extract<AnswerRequest, { kind: 'free-busy' }>, inputs: EngineInputs) {
-  const { range, rules } = planOf(req, inputs.owner);
-  const { busy } = availabilityOf({ range, timeZone: inputs.owner.timeZone, events: inputs.events, routines: inputs.routines, rules });
-  return { from: iso(range.start), to: iso(range.end), busy: busyWindows(range, busy).map(spanOf) };
+  const { range } = planOf(req, inputs.owner);
+  return { from: iso(range.start), to: iso(range.end), busy: busyIntervalsOf(range, inputs, req.now) };
 }
 
 /** The answer's body. */

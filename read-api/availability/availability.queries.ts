@@ -40,6 +40,6 @@ export async function availabilityAnswer(sources: AvailabilitySources, place: An
   const window = windowOf(req, owner);
   const inputs = await inputsFor(sources, userId, owner, window);
   const items = inputs.events.placed.length + inputs.routines.length + expansionEstimate(inputs.events.events, window);
-  if (place.threads && items >= place.offloadItems) return place.threads.answer(req, inputs);
+  if (place.threads && items >= place.offloadItems) return place.threads.answer({ of: 'person', req, inputs });
   return Buffer.from(JSON.stringify(answerOf(req, inputs)));
 }

@@ -8,6 +8,7 @@ import { DEFAULT_BUDGET } from '../../services/availability/busy';
 import type { CalendarEvents, Interval, RoutineBlock, WeeklyHours } from '../../services/availability/types';
 import { DEFAULT_WORKING_HOURS } from '../../services/availability/weekly-hours';
 import { userById } from '../profile/users.queries';
+import { calendarAccessOf } from '../spaces/calendar-access';
 import type { Owner } from './answers';
 import { calendarEventsIn } from './busy-time.queries';
 
@@ -37,7 +38,11 @@ export function readModelSources(models: ReadModels, routineBlocks: RoutineBlock
       const user = await userById(models, userId);
       return user && { timeZone: user.timeZone, workingHours: workingHoursOf(user.preferences) };
     },
-    events: (userId, window) => calendarEventsIn(models, userId, window, DEFAULT_BUDGET.maxEvents),
+    // Their own time: the calendars of their Spaces and organizations, not the calendars others share with them.
+    events: async (userId, window) => {
+      const own = (await calendarAccessOf(models, userId)).filter((a) => a.viaSpace).map((a) => a.calendar.id);
+      return calendarEventsIn(models, own, window, DEFAULT_BUDGET.maxEvents);
+    },
     routines: (userId, window) => routineBlocks(models, userId, window.start, window.end),
   };
 }

@@ -15,7 +15,7 @@ import type { Collection, Doc, Filter } from '../../services/readstore/read-stor
 import { instancesOf, type Instance } from '../../services/time/recurrence';
 import { singleView } from '../../write-api/schedule/occurrence-view';
 import { decodePageKey, encodePageKey, invalidPageToken } from '../shared/paging';
-import { spaceIdsOf } from '../spaces/spaces.queries';
+import { calendarAccessOf, eventCalendarIds } from '../spaces/calendar-access';
 
 type EventDoc = Doc & Event & { _startMs: number };
 const COMMA = Buffer.from(',');
@@ -119,10 +119,10 @@ function occurrencesOf(doc: EventDoc, from: number, to: number, after: Key | nul
 const byKey = (a: EventDoc, b: EventDoc) => a._startMs - b._startMs || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
 /** The first `limit` single events overlapping [from, to) after the token's key, in key order: a page per span class. */
-async function singlesPage(events: Collection<EventDoc>, spaces: Filter, from: number, to: number, after: Key | null, limit: number) {
+async function singlesPage(events: Collection<EventDoc>, calendars: Filter, from: number, to: number, after: Key | null, limit: number) {
   const page = { sort: [['_startMs', 1], ['_id', 1]] as Array<[string, 1]>, limit };
   const pages = overlapFilters(from, to, 'singles').flatMap((f) => {
-    const inClass = { ...spaces, ...f };
+    const inClass = { ...calendars, ...f };
     if (!after) return [events.find(inClass, page)];
     return [
       events.find({ ...inClass, _startMs: after.start, _id: { $gt: after.id } }, page),
@@ -132,18 +132,18 @@ async function singlesPage(events: Collection<EventDoc>, spaces: Filter, from: n
   return (await Promise.all(pages)).flat().sort(byKey).slice(0, limit);
 }
 
-/** The page as the JSON answer `{events, nextPageToken}`. */
+/** The page as the JSON answer `{events, nextPageToken}`: events of the calendars whose events the user sees. */
 export async function eventsPage(models: ReadModels, userId: string, q: EventsPageQuery): Promise<Buffer> {
-  let spaceIds = await spaceIdsOf(models, userId);
-  if (q.spaces) spaceIds = spaceIds.filter((id) => q.spaces!.includes(id));
+  const access = (await calendarAccessOf(models, userId)).filter((a) => !q.spaces || q.spaces.includes(a.calendar.spaceId));
+  const calendarIds = eventCalendarIds(access);
   const after = q.pageToken === undefined ? null : keyOf(q.pageToken);
   const sources: Source[] = [];
-  if (spaceIds.length) {
+  if (calendarIds.length) {
     const events = (await models.docs(SCHEDULE))<EventDoc>('events');
-    const spaces: Filter = { spaceId: { $in: spaceIds }, deletedAt: null };
+    const calendars: Filter = { calendarId: { $in: calendarIds }, deletedAt: null };
     const from = Math.max(q.from, after?.start ?? q.from);
-    sources.push(singles(await singlesPage(events, spaces, from, q.to, after, q.limit + 1)));
-    for (const doc of await events.find({ ...spaces, ...overlapFilters(from, q.to, 'series')[0] })) {
+    sources.push(singles(await singlesPage(events, calendars, from, q.to, after, q.limit + 1)));
+    for (const doc of await events.find({ ...calendars, ...overlapFilters(from, q.to, 'series')[0] })) {
       sources.push(occurrencesOf(doc, q.from, q.to, after));
     }
   }

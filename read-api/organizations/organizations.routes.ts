@@ -13,7 +13,7 @@ import { pageOf } from '../shared/paging';
 async function organizationsPage(models: ReadModels, userId: string, query: PageQuery) {
   const docs = await models.docs(SCHEDULE);
   const page = await pageOf(docs('memberships'), { userId }, '_id', query);
-  const roles = new Map(page.items.map((m) => [m.spaceId as string, m.role === 'owner' ? 'owner' as const : 'member' as const]));
+  const roles = new Map(page.items.map((m) => [m.spaceId as string, m.role as Organization['role']]));
   const spaces = roles.size
     ? await docs('spaces').find({ id: { $in: [...roles.keys()] }, kind: 'shared' }, { sort: [['_id', 1]] })
     : [];

@@ -1,11 +1,10 @@
 import { publicView, type ReadModels } from '../../projections/read-models';
 import type { Filter } from '../../services/readstore/read-store.port';
-import { spaceIdsOf } from '../spaces/spaces.queries';
-import { BOOTSTRAP_LIMIT, SYNCABLES } from './syncables';
+import { BOOTSTRAP_LIMIT, ownerOf, SYNCABLES } from './syncables';
 
 /** The live rows of every syncable type that bootstrap lists, by type (oldest change first, bounded). */
 export async function bootstrapLists(models: ReadModels, userId: string): Promise<Record<string, unknown[]>> {
-  const owner = { userId, spaceIds: await spaceIdsOf(models, userId) };
+  const owner = await ownerOf(models, userId);
   const out: Record<string, unknown[]> = {};
   for (const s of SYNCABLES.filter((x) => x.bootstrap)) {
     const owned = s.owned(owner);

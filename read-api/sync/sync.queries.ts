@@ -7,8 +7,7 @@ import { publicView, type ReadModels } from '../../projections/read-models';
 import type { Watermarks } from '../../projections/watermarks';
 import type { Tombstone } from '../../services/history/erasable-projection';
 import type { Collection, Doc, Filter } from '../../services/readstore/read-store.port';
-import { spaceIdsOf } from '../spaces/spaces.queries';
-import { SYNC_PROJECTIONS, SYNCABLES } from './syncables';
+import { ownerOf, SYNC_PROJECTIONS, SYNCABLES } from './syncables';
 
 export type Since = { position: number } | { time: string };
 
@@ -37,7 +36,7 @@ export async function changesSince(
   watermark: number,
   limit: number,
 ): Promise<SyncPage> {
-  const owner = { userId, spaceIds: await spaceIdsOf(models, userId) };
+  const owner = await ownerOf(models, userId);
   const after = 'position' in since ? { _pos: { $gt: since.position, $lte: watermark } } : { _pos: { $lte: watermark }, _changedAt: { $gt: since.time } };
   const rows: Array<{ type: string; doc: Doc; erased?: true }> = [];
   for (const s of SYNCABLES) {

@@ -11,6 +11,7 @@ import { SCHEDULE, scheduleProjection } from '../../projections/schedule.project
 import { TASKS, tasksProjection, viewId } from '../../projections/tasks.projection';
 import { eventsPage, type EventsPageQuery } from '../../read-api/events/events-page';
 import { locateEvent } from '../../read-api/events/events.queries';
+import { MAX_SHARED_CALENDARS } from '../../read-api/spaces/calendar-access';
 import { routinesPage } from '../../read-api/routines/routines.queries';
 import { taskPage } from '../../read-api/tasks/tasks.queries';
 import { claimDecider } from '../../write-api/accounts/claim.decider';
@@ -27,10 +28,16 @@ import { answerAsOf, historyUpTo, replay, type HistoryReader } from './time-trav
 /** Boards (owners' task streams) a caller's assigned tasks are read from, at most. */
 const MAX_BOARDS = 50;
 
+/** The Space schedules of the caller's Spaces and of the calendars shared with them, with those roles as they are now. */
 export async function eventsAsOf(app: HistoryReader, userId: string, instant: string, page: EventsPageQuery): Promise<Buffer> {
-  const memberships = await (await app.readModels.docs(SCHEDULE))('memberships').find({ userId });
-  const streams = memberships.map((m) => scheduleStream(m.spaceId as string));
-  return answerAsOf(app, scheduleProjection, streams, instant, (models) => eventsPage(models, userId, page), { memberships });
+  const schedule = await app.readModels.docs(SCHEDULE);
+  const [memberships, calendarMembers] = await Promise.all([
+    schedule('memberships').find({ userId }),
+    schedule('calendarMembers').find({ userId, deletedAt: null }, { limit: MAX_SHARED_CALENDARS }),
+  ]);
+  const spaceIds = new Set([...memberships, ...calendarMembers].map((m) => m.spaceId as string));
+  const streams = [...spaceIds].map(scheduleStream);
+  return answerAsOf(app, scheduleProjection, streams, instant, (models) => eventsPage(models, userId, page), { memberships, calendarMembers });
 }
 
 /** The caller's board, and the boards that assigned them a task (as the read model says now). */

@@ -59,6 +59,9 @@ export const access: Record<string, AccessRule> = {
   'GET /availability': session(),
   'GET /available-slots': scope('availability:read'),
   'GET /free-busy': scope('availability:read'),
+  // Scheduling with other people (addendum)
+  'POST /free-busy': scope('availability:read'),
+  'POST /meeting-suggestions': scope('availability:read'),
 
   // Bookings and meeting types
   'GET /bookings': scope('bookings:read'),
@@ -91,6 +94,10 @@ export const access: Record<string, AccessRule> = {
   'POST /events/{id}/split': session(),
   'GET /calendars': scope('calendars:read'),
   'POST /calendars': scope('calendars:write'),
+  // Sharing (addendum, "Sharing calendars"): the owner's, from the apps only.
+  'GET /calendars/{id}/members': session(),
+  'POST /calendars/{id}/members': session(),
+  'DELETE /calendars/{id}/members/{userId}': session(),
   'GET /event-types': session(),
   'POST /event-types': session(),
   'PATCH /event-types/{id}': session(),
@@ -126,6 +133,8 @@ export const access: Record<string, AccessRule> = {
   'GET /me/bootstrap': scope('spaces:read'),
   'GET /me/plan': session(),
   'GET /organizations': scope('organizations:read'),
+  'POST /organizations': session(),
+  'POST /organizations/{id}/members': session(),
   'GET /sync': scope('sync:read'),
 
   // Projects and tasks (tasks per the addendum)

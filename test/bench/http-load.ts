@@ -22,6 +22,8 @@ export type LoadSpec =
 
   /** POST /tasks: request i goes to tokens[floor(i / perToken)], so no owner's board reaches its task limit. */
   | { kind: 'post-tasks'; url: string; seconds: number; tokens: string[]; perToken: number; connections?: number }
+  /** POST of the same JSON body to one path below the service URL with a bearer token (a read asked by POST). */
+  | { kind: 'post-json'; url: string; seconds: number; token: string; path: string; body: unknown; connections?: number }
   /** POST of a public booking (no credential): request i books slot firstSlot + i of the host's meeting type. */
   | { kind: 'post-bookings'; url: string; seconds: number; path: string; baseMs: number; firstSlot: number; connections?: number };
 
@@ -74,6 +76,8 @@ function options(spec: LoadSpec): { opts: autocannon.Options; sent: () => number
     }
     case 'post-bookings':
       return posting(base, spec.path, [null], (i) => ({ token: 0, body: bookingBody(spec.baseMs, spec.firstSlot + i) }));
+    case 'post-json':
+      return posting(base, spec.path, [spec.token], () => ({ token: 0, body: spec.body }));
     case 'post-tasks':
       return posting(base, '/api/v1/tasks', spec.tokens, (i) => ({
         token: Math.min(Math.floor(i / spec.perToken), spec.tokens.length - 1),
@@ -120,6 +124,6 @@ export async function runLoad(label: string, spec: LoadSpec): Promise<LoadResult
     errors: r.errors,
     timeouts: r.timeouts,
     statusCodes,
-    ...(spec.kind.startsWith('post-') ? { sent: sent() } : {}),
+    ...(spec.kind.startsWith('post-') && spec.kind !== 'post-json' ? { sent: sent() } : {}),
   };
 }

@@ -7,7 +7,8 @@
  *      hourly series with 500 exceptions against the same week without them (every answer built, exceptions-bench.ts);
  *      the heavy reads (GET /available-slots, /availability, /free-busy and /routines/conflicts, with their CPU per
  *      answer) over a calendar of
- *      2,000 events and 10 recurring series; GET /routines/instances over a month of 5 routines;
+ *      2,000 events and 10 recurring series; POST /meeting-suggestions of 10 attendees over 14 days
+ *      (suggestions-bench.ts, CPU per answer); GET /routines/instances over a month of 5 routines;
  *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
@@ -42,6 +43,7 @@ import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { rebuildBench, rebuildEvents } from './rebuild-bench';
 import { scaleBench, scaleSizes, scaleSummary } from './scale-bench';
 import { storeBench, type StoreResult } from './store-bench';
+import { SUGGESTION_ATTENDEES, SUGGESTION_DAYS, seedSuggestionsTeam } from './suggestions-bench';
 import { webhookBench } from './webhook-bench';
 import { automationBench } from './automation-bench';
 import { benchSeconds, eventBody, fmt, json, removeTempDirs, signUp, tempDir } from './util';
@@ -188,6 +190,7 @@ async function main(): Promise<void> {
   let exceptionsRes: LoadResult;
   let slotsRes: LoadResult;
   const heavyRes: Array<[string, LoadResult]> = [];
+  let suggestionsRes: LoadResult;
   let routinesRes: LoadResult;
   let postRes: LoadResult;
   let multiRes: LoadResult | null = null;
@@ -244,6 +247,12 @@ async function main(): Promise<void> {
       printLoad(r, baseline);
       heavyRes.push([name, r]);
     }
+    const team = await seedSuggestionsTeam(base);
+    suggestionsRes = await load(`POST /meeting-suggestions (${SUGGESTION_ATTENDEES} attendees sharing their calendars, ${SUGGESTION_DAYS} days)`, {
+      kind: 'post-json', url: service.url, seconds: SECONDS, token: team.organizer.token, path: '/api/v1/meeting-suggestions', body: team.body,
+      connections: HEAVY_CONNECTIONS,
+    }, service);
+    printLoad(suggestionsRes, baseline);
 
     const planner = await signUp(base);
     const instances = await createRoutines(base, planner.token);
@@ -400,6 +409,12 @@ async function main(): Promise<void> {
       target: '<= 1,000 µs',
       result: r.cpuPerRequest?.server == null ? '-' : pass(r.cpuPerRequest.server <= 1000),
     })),
+    {
+      figure: `CPU per answer, POST /meeting-suggestions (${SUGGESTION_ATTENDEES} attendees, ${SUGGESTION_DAYS} days)`,
+      value: `${cpuText(suggestionsRes)} server; p50 ${ms(suggestionsRes.p50)}, p99 ${ms(suggestionsRes.p99)}, ${fmt(suggestionsRes.rps, 0)} rps`,
+      target: '< 5,000 µs',
+      result: suggestionsRes.cpuPerRequest?.server == null ? '-' : pass(suggestionsRes.cpuPerRequest.server < 5000),
+    },
     { figure: `GET /routines/instances (month, ${ROUTINES} routines)`, value: `${fmt(routinesRes.rps, 0)} rps = ${pct(routinesRes.rps / baseline.rps)} of baseline, p50 ${ms(routinesRes.p50)}, p99 ${ms(routinesRes.p99)}`, target: '-', result: '-' },
     ...store.map((r) => ({ figure: `Event store: ${r.label}`, value: `${fmt(r.eventsPerSec, 0)} events/s`, target: '-', result: '-' })),
     ...lag.flatMap((r) => {

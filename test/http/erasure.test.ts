@@ -52,7 +52,7 @@ describe('user erasure', () => {
     const start = new Date(Date.UTC(2031, 5, 2, 9)).toISOString();
     const end = new Date(Date.UTC(2031, 5, 2, 10)).toISOString();
     const event = (await ok(ada, 'POST', '/events', { title: SECRET, startsAt: start, endsAt: end, attendees: [{ email: bob.email }] })).event;
-    await shareASpace(svc, ada, bob);
+    await shareASpace(ada, bob);
     const task = (await ok(ada, 'POST', '/tasks', { title: SECRET, notes: 'private notes', assigneeId: bob.userId })).task;
     const routine = (await ok(ada, 'POST', '/routines', {
       name: SECRET, days: [1, 2, 3], periods: [{ name: 'Morning', startMinute: 420, endMinute: 480, items: [{ title: 'Stretch' }] }],

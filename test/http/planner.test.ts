@@ -123,7 +123,7 @@ describe('POST /planner/plan: tasks', () => {
   it('plans a task for whoever is to do it: the assignee, not the owner who handed it on', async () => {
     const owner = await berliner();
     const assignee = await berliner();
-    await shareASpace(api.svc, owner, assignee);
+    await shareASpace(owner, assignee);
     const task = await createTask(owner, { title: 'Handed on', assigneeId: assignee.userId, estimateMinutes: 30 });
     expect((await plan(assignee, { kind: 'tasks', ...week })).blocks.map((b) => b.taskId)).toEqual([task.id]);
     expect((await plan(owner, { kind: 'tasks', ...week })).blocks).toEqual([]);

@@ -50,7 +50,7 @@ describe('assigning a task', () => {
 
   it('three people: the one sharing a Space with the owner gets it, the third does not', async () => {
     const [owner, colleague, outsider] = [await signUp(svc.base), await signUp(svc.base), await signUp(svc.base)];
-    await shareASpace(svc, owner, colleague);
+    await shareASpace(owner, colleague);
     const project = (await owner.call('POST', '/projects', { name: 'Launch' })).body.project;
     const given = await owner.call('POST', '/tasks', { title: 'Write the notes', projectId: project.id, assigneeId: colleague.userId });
     expect(given.status).toBe(201);

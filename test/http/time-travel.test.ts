@@ -56,7 +56,7 @@ describe('asOf on list reads', () => {
 
   it('GET /tasks: the owner\'s board and the boards that assigned the caller a task', async () => {
     const t0 = await instantBetweenWrites();
-    await shareASpace(svc, ada, bob);
+    await shareASpace(ada, bob);
     const task = (await ok(ada, 'POST', '/tasks', { title: 'Write report', assigneeId: bob.userId })).task;
     const t1 = await instantBetweenWrites();
     await ok(ada, 'PATCH', `/tasks/${task.id}`, { title: 'Write the Q3 report' });

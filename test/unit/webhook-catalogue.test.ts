@@ -76,11 +76,11 @@ describe('webhook catalogue', () => {
     ]);
   });
 
-  it('delivers event.* as the whole event to the members of its Space', () => {
+  it('delivers event.* as the whole event to the members of its Space and the readers of its calendar', () => {
     for (const type of ['event.created', 'event.updated', 'event.cancelled']) {
       const [{ def, produce }] = webhooksProducedBy(type);
       const produced = produce({ data: sampleEvent, metadata: meta });
-      expect(produced).toEqual({ data: sampleEvent, audience: { spaceId: sampleEvent.spaceId } });
+      expect(produced).toEqual({ data: sampleEvent, audience: { spaceId: sampleEvent.spaceId, calendarId: sampleEvent.calendarId } });
       expect(def.data.safeParse(produced.data).success).toBe(true);
     }
   });
@@ -95,7 +95,7 @@ describe('webhook catalogue', () => {
       const [{ def, produce }] = webhooksProducedBy(domainType);
       expect(def.type).toBe(webhookType);
       const produced = produce({ data, metadata: meta });
-      expect(produced).toEqual({ data: occurrence, audience: { spaceId: series.spaceId } });
+      expect(produced).toEqual({ data: occurrence, audience: { spaceId: series.spaceId, calendarId: series.calendarId } });
       expect(def.data.safeParse(produced.data).success).toBe(true);
     }
   });

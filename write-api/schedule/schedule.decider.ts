@@ -1,6 +1,7 @@
 /**
  * The Space schedule: one stream per Space (`space-<id>`) holding the Space, its calendars and their events, so
- * that time and resource conflicts are decided inside one consistency boundary.
+ * that time and resource conflicts are decided inside one consistency boundary; and who may use them (its
+ * organization's members, the people its calendars are shared with: members.rules.ts).
  */
 import type { DomainEvent } from '../../contracts/domain-events';
 import type { Event, EventFields } from '../../contracts/events';
@@ -14,12 +15,15 @@ import {
   bookingsOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
 } from './booking.rules';
 import { findConflicts, ScheduleIndex } from './conflicts';
+import {
+  decideMembers, evolveMembers, isAdmin, requireWriter, type MemberCommand, type MemberEvent, type MemberView,
+} from './members.rules';
 import { answered, decideOccurrence, invitedTo, keptExceptions, type OccurrenceCommand, type OccurrenceEvent } from './occurrence.rules';
 import { checkFields, validate } from './validation';
 
 export type { EventFields } from '../../contracts/events';
 
-export interface ScheduleState {
+export interface ScheduleState extends MemberView {
   space: Space | null;
   calendars: Map<string, Calendar>;
   events: Map<string, Event>;
@@ -51,24 +55,28 @@ export type ScheduleCommand =
   | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string }
   | OccurrenceCommand
   | BookingCommand
-  | PartCommand;
+  | PartCommand
+  | MemberCommand;
 
 type ScheduleEvent =
   | Extract<DomainEvent, { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }>
   | OccurrenceEvent
   | BookingEvent
-  | PartEvent;
+  | PartEvent
+  | MemberEvent;
 
-const canUse = (state: ScheduleState, userId: string) => state.space !== null && state.space.ownerId === userId;
-
-function requireMember(state: ScheduleState, userId: string): Space {
-  if (!state.space || !canUse(state, userId)) throw notFound('Space');
+/** The Space, when the user may write on `calendarId` (404 Calendar, or 403 for a reader, otherwise). */
+function requireWritable(state: ScheduleState, userId: string, calendarId: string): Space {
+  if (!state.space) throw notFound('Space');
+  requireWriter(state, userId, calendarId, 'Calendar');
   return state.space;
 }
 
+/** A live event the actor may change: 404 when they cannot see it, 403 for a reader of its calendar. */
 function requireEvent(state: ScheduleState, actorId: string, eventId: string): Event {
   const event = state.events.get(eventId);
-  if (!event || event.status === 'cancelled' || !canUse(state, actorId)) throw notFound('Event');
+  if (!event || event.status === 'cancelled') throw notFound('Event');
+  requireWriter(state, actorId, event.calendarId, 'Event');
   return event;
 }
 
@@ -97,7 +105,7 @@ function spaceConflicts(state: ScheduleState, candidates: Event[], now: string) 
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
   initialState: () => ({
     space: null, calendars: new Map(), events: new Map(), index: new ScheduleIndex(), bookings: new Map(), parts: new Map(),
-    holds: new Map(), bookingIndex: new BookingIndex(), bookingsByEvent: new Map(),
+    holds: new Map(), bookingIndex: new BookingIndex(), bookingsByEvent: new Map(), calendarMembers: new Map(), spaceMembers: new Map(),
   }),
 
   decide(command, state) {
@@ -109,16 +117,18 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
           { type: 'calendar.created', data: { calendar: command.calendar } },
         ];
       case 'CreateCalendar':
-        requireMember(state, command.actorId);
+        if (!state.space || !isAdmin(state, command.actorId)) throw notFound('Space');
         return [{ type: 'calendar.created', data: { calendar: command.calendar } }];
       case 'CreateEvent': {
-        const space = requireMember(state, command.actorId);
+        const space = requireWritable(state, command.actorId, command.fields.calendarId);
         const event = newEvent(state, space, command.eventId, command.fields, command.actorId, command.now);
         validate(state, event, command.now);
         return [{ type: 'event.created', data: event }];
       }
       case 'CreateEvents': {
-        const space = requireMember(state, command.actorId);
+        if (!state.space) throw notFound('Space');
+        const space = state.space;
+        for (const e of command.events) requireWritable(state, command.actorId, e.fields.calendarId);
         const events = command.events.map((e) => newEvent(state, space, e.eventId, e.fields, command.actorId, command.now));
         const conflicts = spaceConflicts(state, events, command.now);
         if (conflicts.length) throw conflict('time_conflict', 'A block overlaps a busy event; nothing was written', { conflicts });
@@ -127,6 +137,10 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'UpdateEvent': {
         const current = requireEvent(state, command.actorId, command.eventId);
         checkVersion(current, command.expectedVersions);
+        // Moving it to another calendar of the Space: the actor must be able to write there too.
+        if (command.changes.calendarId && command.changes.calendarId !== current.calendarId) {
+          requireWritable(state, command.actorId, command.changes.calendarId);
+        }
         const changed: Event = { ...current, ...command.changes, updatedAt: command.now, version: current.version + 1 };
         const next = { ...changed, exceptions: keptExceptions(changed, current.exceptions) };
         validate(state, next, command.now);
@@ -170,6 +184,10 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'ReleaseHold':
       case 'SyncPart':
         return decidePart(command, state);
+      case 'ShareCalendar':
+      case 'UnshareCalendar':
+      case 'AddSpaceMember':
+        return decideMembers(command, state);
     }
   },
 
@@ -198,6 +216,11 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'booking.hold_released':
       case 'booking.part_changed':
         evolvePart(state, event);
+        break;
+      case 'calendar.member.added':
+      case 'calendar.member.removed':
+      case 'space.member.added':
+        evolveMembers(state, event);
         break;
       default:
         evolveBooking(state, event);
