@@ -4,10 +4,10 @@
  * bookings that wait for the host's confirmation (pending holds the slot; confirm, decline, the guest told by mail).
  */
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { asGuest, book, booked, guest, hostWithType, slotsOf, type Host } from '../support/bookings';
+import { asGuest, book, booked, guest, hostWithType, mondayAhead, slotsOf, type Host } from '../support/bookings';
 import { DELIVERY_WAIT_MS, until } from '../support/receiver';
 import { request, signUp, useTestService, type TestService } from '../support/service';
-import { addDays, epochAt, isoWeekday, localDate } from '../../services/time/local-time';
+import { addDays, epochAt } from '../../services/time/local-time';
 import { MailLog } from '../../services/mail/mail-log';
 
 let svc: TestService;
@@ -17,13 +17,7 @@ const head = () => svc.service.context.events.headPosition();
 const BERLIN = 'Europe/Berlin';
 const H = 60;
 
-/** A Monday at least 8 days ahead in Berlin. */
-function nextMonday(): string {
-  let date = addDays(localDate(Date.now(), BERLIN), 8);
-  while (isoWeekday(date) !== 1) date = addDays(date, 1);
-  return date;
-}
-const MONDAY = nextMonday();
+const MONDAY = mondayAhead(BERLIN);
 const TUESDAY = addDays(MONDAY, 1);
 const berlin = (minute: number, date = MONDAY) => new Date(epochAt(date, minute, BERLIN)).toISOString();
 const weekdays = (startMinute: number, endMinute: number) => [1, 2, 3, 4, 5].map((day) => ({ day, startMinute, endMinute }));

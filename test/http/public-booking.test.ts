@@ -4,9 +4,9 @@
  * calendar), every refusal writing nothing, 20 concurrent bookings of one slot, retries, and the per-address limit.
  */
 import { TimeZone } from '../../contracts/common';
-import { addDays, epochAt, isoWeekday, localDate } from '../../services/time/local-time';
+import { addDays, epochAt } from '../../services/time/local-time';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { book, booked, guest, hostWithType, slotsOf, type Host } from '../support/bookings';
+import { book, booked, guest, hostWithType, mondayAhead, slotsOf, type Host } from '../support/bookings';
 import { request, startTestService, useTestService, type TestService } from '../support/service';
 
 let svc: TestService;
@@ -16,13 +16,7 @@ const head = () => svc.service.context.events.headPosition();
 const BERLIN = 'Europe/Berlin';
 const MINUTE = 60_000;
 
-/** A Monday at least 8 days ahead in Berlin (clear of notice and of today). */
-function nextMonday(): string {
-  let date = addDays(localDate(Date.now(), BERLIN), 8);
-  while (isoWeekday(date) !== 1) date = addDays(date, 1);
-  return date;
-}
-const MONDAY = nextMonday();
+const MONDAY = mondayAhead(BERLIN);
 const berlin = (minute: number, date = MONDAY) => new Date(epochAt(date, minute, BERLIN)).toISOString();
 const H = 60;
 

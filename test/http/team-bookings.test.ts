@@ -6,10 +6,10 @@
  * each other, each saying why), and the roles of everyone around a booking.
  */
 import { expectError, expectNotFound } from '../support/api-expect';
-import { ALL_DAY_EVERY_DAY, asGuest, guest, type Host } from '../support/bookings';
+import { ALL_DAY_EVERY_DAY, asGuest, guest, mondayAhead, type Host } from '../support/bookings';
 import { DELIVERY_WAIT_MS, until } from '../support/receiver';
 import { request, signUp, useTestService, type ApiResponse, type Client, type TestService } from '../support/service';
-import { addDays, epochAt, isoWeekday, localDate } from '../../services/time/local-time';
+import { epochAt } from '../../services/time/local-time';
 import { scheduleDecider, scheduleStream } from '../../write-api/schedule/schedule.decider';
 
 jest.setTimeout(120_000);
@@ -20,13 +20,7 @@ useTestService((s) => (svc = s), { RATE_LIMIT_PER_IP: '100000' });
 const UTC = 'UTC';
 const H = 60;
 
-/** A Monday at least 8 days ahead. */
-function nextMonday(): string {
-  let date = addDays(localDate(Date.now(), UTC), 8);
-  while (isoWeekday(date) !== 1) date = addDays(date, 1);
-  return date;
-}
-const MONDAY = nextMonday();
+const MONDAY = mondayAhead(UTC);
 const utc = (minute: number, date = MONDAY) => new Date(epochAt(date, minute, UTC)).toISOString();
 
 interface Team {

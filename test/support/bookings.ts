@@ -1,4 +1,5 @@
 /** Helpers of the booking suites: a host with a meeting type open around the clock, slots, bookings. */
+import { addDays, isoWeekday, localDate } from '../../services/time/local-time';
 import { request, signUp, type ApiResponse, type Client } from './service';
 
 export const ALL_DAY_EVERY_DAY = [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, startMinute: 0, endMinute: 1440 }));
@@ -43,3 +44,10 @@ export async function booked(base: string, host: Host, startsAt: string, extra: 
 }
 
 export const asGuest = (token: string) => ({ 'X-Booking-Token': token });
+
+/** A Monday at least 8 days ahead in `timeZone` (clear of notice and of today). */
+export function mondayAhead(timeZone: string): string {
+  let date = addDays(localDate(Date.now(), timeZone), 8);
+  while (isoWeekday(date) !== 1) date = addDays(date, 1);
+  return date;
+}

@@ -5,43 +5,19 @@
  */
 import type { BookingHeld, BookingPart } from '../../contracts/bookings';
 import type { Event } from '../../contracts/events';
-import type { BookingCommand } from '../../write-api/schedule/booking.rules';
-import type { SlotAsk } from '../../write-api/schedule/booking-slot';
-import { scheduleDecider, type ScheduleCommand } from '../../write-api/schedule/schedule.decider';
+import type { ScheduleCommand } from '../../write-api/schedule/schedule.decider';
+import { scheduleDecider } from '../../write-api/schedule/schedule.decider';
+import { after, ask, at, bookSlot as booking, CAL, history, HOST, NOW, SPACE, TYPE } from '../support/booking-schedule';
 import { given } from '../support/given';
 
-const HOST = '11111111-1111-4111-8111-111111111111';
-const SPACE = '33333333-3333-4333-8333-333333333333';
-const CAL = '44444444-4444-4444-8444-444444444444';
-const TYPE = '66666666-6666-4666-8666-666666666666';
-const NOW = '2026-11-22T00:00:00.000Z';
 const LATER = '2026-11-22T00:05:00.000Z';
-const at = (hhmm: string) => `2026-12-01T${hhmm}:00.000Z`;
-
-const history = [
-  { type: 'space.created' as const, data: { space: { id: SPACE, name: 'Home', kind: 'personal' as const, ownerId: HOST, createdAt: NOW, updatedAt: NOW, deletedAt: null } } },
-  { type: 'calendar.created' as const, data: { calendar: { id: CAL, spaceId: SPACE, name: 'Cal', color: '#112233', isDefault: true, createdAt: NOW, updatedAt: NOW, deletedAt: null } } },
-];
-
-const ask = (overrides: Partial<SlotAsk> = {}): SlotAsk => ({ meetingTypeId: TYPE, buffers: { beforeMinutes: 0, afterMinutes: 0 }, quotas: [], seats: 1, ...overrides });
 
 const holdSlot = (bookingId: string, start: string, end: string, overrides: Partial<BookingHeld> = {}, slot = ask()): ScheduleCommand => ({
   type: 'HoldSlot', ask: slot, ignoreEventId: null, now: NOW,
   hold: { bookingId, hostId: HOST, meetingTypeId: TYPE, startsAt: start, endsAt: end, heldAt: NOW, expiresAt: '2026-11-22T00:01:00.000Z', ...overrides },
 });
 
-function bookSlot(id: string, start: string, end: string, now = NOW): ScheduleCommand {
-  const command: Extract<BookingCommand, { type: 'BookSlot' }> = {
-    type: 'BookSlot',
-    booking: {
-      id, meetingTypeId: TYPE, meetingTypeName: 'Team call', ownerId: HOST, hostId: HOST, hostIds: [HOST], assignment: null, calendarId: CAL,
-      eventId: `event-${id}`, startsAt: start, endsAt: end, timeZone: 'UTC', guest: { name: 'Ana', email: 'ana@example.com', timeZone: 'UTC' },
-      note: null, location: null,
-    },
-    event: { title: 'Team call with Ana', description: null, reminders: [] }, ask: ask(), requiresConfirmation: false, tokenHash: `hash-${id}`, now,
-  };
-  return command;
-}
+const bookSlot = (id: string, start: string, end: string, now = NOW) => booking(id, start, end, { now });
 
 const part = (overrides: Partial<BookingPart> = {}): BookingPart => ({
   bookingId: 'b1', meetingTypeId: TYPE, hostId: HOST, spaceId: SPACE, calendarId: CAL, eventId: 'part-event-1', startsAt: at('09:00'),
@@ -50,18 +26,6 @@ const part = (overrides: Partial<BookingPart> = {}): BookingPart => ({
 const syncPart = (p: BookingPart): ScheduleCommand => ({
   type: 'SyncPart', part: p, event: { title: 'Team call with Ana', description: null, location: null, timeZone: 'UTC', reminders: [] }, now: NOW,
 });
-
-/** The history after the commands, each decided on the state the ones before left. */
-function after(commands: ScheduleCommand[]) {
-  let state = history.reduce(scheduleDecider.evolve, scheduleDecider.initialState());
-  const events: Array<{ type: string; data: unknown }> = [...history];
-  for (const c of commands) {
-    const out = scheduleDecider.decide(c, state);
-    events.push(...out);
-    state = out.reduce(scheduleDecider.evolve, state);
-  }
-  return events as never[];
-}
 
 const busy = (id: string, start: string, end: string): ScheduleCommand => ({
   type: 'CreateEvent', actorId: HOST, eventId: id, now: NOW,

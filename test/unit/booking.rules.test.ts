@@ -5,43 +5,9 @@
  */
 import type { Booking } from '../../contracts/bookings';
 import type { Event } from '../../contracts/events';
-import type { BookingCommand } from '../../write-api/schedule/booking.rules';
-import type { SlotAsk } from '../../write-api/schedule/booking-slot';
 import { scheduleDecider, type ScheduleCommand } from '../../write-api/schedule/schedule.decider';
+import { after, ask, at, bookSlot, CAL, CAL2, history, HOST, NOW, OTHER, SPACE, TYPE } from '../support/booking-schedule';
 import { given } from '../support/given';
-
-const HOST = '11111111-1111-4111-8111-111111111111';
-const OTHER = '22222222-2222-4222-8222-222222222222';
-const SPACE = '33333333-3333-4333-8333-333333333333';
-const CAL = '44444444-4444-4444-8444-444444444444';
-const CAL2 = '55555555-5555-4555-8555-555555555555';
-const TYPE = '66666666-6666-4666-8666-666666666666';
-const NOW = '2026-11-22T00:00:00.000Z';
-const at = (hhmm: string) => `2026-12-01T${hhmm}:00.000Z`;
-
-const history = [
-  { type: 'space.created' as const, data: { space: { id: SPACE, name: 'Home', kind: 'personal' as const, ownerId: HOST, createdAt: NOW, updatedAt: NOW, deletedAt: null } } },
-  ...[CAL, CAL2].map((id) => ({
-    type: 'calendar.created' as const,
-    data: { calendar: { id, spaceId: SPACE, name: 'Cal', color: '#112233', isDefault: id === CAL, createdAt: NOW, updatedAt: NOW, deletedAt: null } },
-  })),
-];
-
-const noBuffers = { beforeMinutes: 0, afterMinutes: 0 };
-const ask = (overrides: Partial<SlotAsk> = {}): SlotAsk => ({ meetingTypeId: TYPE, buffers: noBuffers, quotas: [], seats: 1, ...overrides });
-
-function bookSlot(id: string, start: string, end: string, overrides: Partial<Extract<BookingCommand, { type: 'BookSlot' }>> = {}): ScheduleCommand {
-  return {
-    type: 'BookSlot',
-    booking: {
-      id, meetingTypeId: TYPE, meetingTypeName: 'Intro call', ownerId: HOST, hostId: HOST, hostIds: [HOST], assignment: null, calendarId: CAL, eventId: `event-${id}`,
-      startsAt: start, endsAt: end, timeZone: 'Europe/Berlin', guest: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Lisbon' },
-      note: 'Hello', location: 'Video',
-    },
-    event: { title: 'Intro call with Ana', description: 'Hello', reminders: [] }, ask: ask(), requiresConfirmation: false, tokenHash: `hash-${id}`,
-    now: NOW, ...overrides,
-  };
-}
 
 /** The events a successful booking appended, to use as history. */
 const booked = (id: string, start: string, end: string) => scheduleDecider.decide(bookSlot(id, start, end), history.reduce(scheduleDecider.evolve, scheduleDecider.initialState()));
@@ -171,16 +137,7 @@ describe('seats, limits and the host\'s answer', () => {
     ...bookSlot(id, at('09:00'), at('09:30'), { ask: seated(seats) }),
     booking: { ...(bookSlot(id, at('09:00'), at('09:30')) as { booking: object }).booking, guest: { name: email, email, timeZone: 'UTC' } },
   } as ScheduleCommand);
-  const decided = (commands: ScheduleCommand[]) => {
-    let state = history.reduce(scheduleDecider.evolve, scheduleDecider.initialState());
-    const events: Array<{ type: string; data: unknown }> = [...history];
-    for (const c of commands) {
-      const out = scheduleDecider.decide(c, state);
-      events.push(...out);
-      state = out.reduce(scheduleDecider.evolve, state);
-    }
-    return events as never[];
-  };
+  const decided = after;
 
   it('seats a second guest in the slot\'s event (event.updated, one more attendee), and refuses once the seats are gone', () => {
     const [joined, booking] = given(scheduleDecider, decided([seat('b1', 'a@example.com')])).when(seat('b2', 'b@example.com')).then([
