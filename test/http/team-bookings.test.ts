@@ -159,6 +159,19 @@ describe('collective', () => {
     for (const h of t.hosts) expect(await teamEvents(h)).toEqual([]);
   });
 
+  it('answers a retry with the same Idempotency-Key with the first booking, holding and booking nothing twice', async () => {
+    const t = await team(2);
+    const type = await teamType(t, t.hosts, { assignment: 'collective' });
+    const body = { startsAt: utc(9 * H), guest: guest(1) };
+    const first = await request(svc.base, 'POST', `${type.page}/bookings`, body, { 'Idempotency-Key': 'team-once' });
+    const before = await svc.service.context.events.headPosition();
+    const retry = await request(svc.base, 'POST', `${type.page}/bookings`, body, { 'Idempotency-Key': 'team-once' });
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.body).toEqual(first.body);
+    expect(await svc.service.context.events.headPosition()).toBe(before);
+    for (const h of t.hosts) expect(await teamEvents(h)).toHaveLength(1);
+  });
+
   it('of 20 guests racing for one slot, exactly one books it, and both calendars hold exactly that booking', async () => {
     const t = await team(2);
     const type = await teamType(t, t.hosts, { assignment: 'collective' });
@@ -217,6 +230,21 @@ describe('collective', () => {
     expect((await book(firstsOwn, utc(9 * H), 7)).status).toBe(201);
   });
 
+  it('seats the guests of a slot in one event in each host\'s calendar, and refuses once the seats are gone', async () => {
+    const t = await team(2);
+    const type = await teamType(t, t.hosts, { assignment: 'collective', seats: 2 });
+    const first = await booked(type, utc(9 * H), 1);
+    await booked(type, utc(9 * H), 2);
+    for (const h of t.hosts) {
+      const events = await teamEvents(h);
+      expect(events.map((e) => e.attendees.map((a: { email: string }) => a.email))).toEqual([[guest(1).email, guest(2).email]]);
+    }
+    expectError(await book(type, utc(9 * H), 3), 409, 'slot_taken');
+    expect((await request(svc.base, 'POST', `/public/bookings/${first.booking.id}/cancel`, undefined, asGuest(first.token))).status).toBe(200);
+    for (const h of t.hosts) expect((await teamEvents(h))[0].attendees.map((a: { email: string }) => a.email)).toEqual([guest(2).email]);
+    expect((await book(type, utc(9 * H), 3)).status).toBe(201);
+  });
+
   it('cancels the booking for everyone when a host cancels their own event of it', async () => {
     const t = await team(2);
     const type = await teamType(t, t.hosts, { assignment: 'collective' });
@@ -255,6 +283,19 @@ describe('round robin', () => {
     expect(await teamEvents(t.hosts[1])).toHaveLength(1);
     expect((await busyAt(t.hosts[1], utc(9 * H + 30), utc(10 * H))).status).toBe(201);
     expect(await slotStarts(type)).toEqual([]);
+  });
+
+  it('counts the limits per host: a day at one host\'s limit goes to the other, then none is left', async () => {
+    const t = await team(2);
+    const type = await teamType(t, t.hosts, { assignment: 'round_robin', limits: { perDay: 1 } });
+    const a = await book(type, utc(9 * H), 1);
+    const b = await book(type, utc(11 * H), 2);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(new Set([hostOf(a), hostOf(b)]).size).toBe(2);
+    expect(await slotStarts(type)).toEqual([]);
+    const res = await book(type, utc(13 * H), 3);
+    expectError(res, 409, 'slot_unavailable');
+    expect(res.body.error.details).toEqual({ reason: 'day_limit' });
   });
 
   it('of 20 guests for one slot with two free hosts, two win, one with each host', async () => {
