@@ -9,7 +9,7 @@ import { expectError, expectNotFound } from '../support/api-expect';
 import { ALL_DAY_EVERY_DAY, asGuest, guest, mondayAhead, type Host } from '../support/bookings';
 import { DELIVERY_WAIT_MS, until } from '../support/receiver';
 import { request, signUp, useTestService, type ApiResponse, type Client, type TestService } from '../support/service';
-import { epochAt } from '../../services/time/local-time';
+import { addDays, epochAt } from '../../services/time/local-time';
 import { scheduleDecider, scheduleStream } from '../../write-api/schedule/schedule.decider';
 
 jest.setTimeout(120_000);
@@ -336,8 +336,20 @@ describe('round robin', () => {
   });
 });
 
+describe('round robin at once', () => {
+  it('keeps 60 bookings sent at once (each its own slot) over three hosts within one of each other', async () => {
+    const t = await team(3);
+    const type = await teamType(t, t.hosts, { assignment: 'round_robin', durationMinutes: 15 });
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => book(type, utc(i * 15, addDays(MONDAY, 1)), i)));
+    expect(answers.every((a) => a.status === 201)).toBe(true);
+    const counts = await Promise.all(t.hosts.map(async (h) => (await h.call('GET', '/bookings?limit=100')).body.bookings.length as number));
+    expect(counts.reduce((a, b) => a + b)).toBe(60);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+  });
+});
+
 describe('everyone around a booking', () => {
-  it('lets the owner and the booking\'s hosts act on it, and nobody else (404), with every state change told once', async () => {
+  it('lets the owner and the booking\'s hosts act on it (confirm, see where it could move, cancel), and nobody else (404)', async () => {
     const t = await team(3);
     const outsider = await signUp(svc.base);
     const notHosting = t.hosts[2];

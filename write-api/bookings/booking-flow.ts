@@ -6,6 +6,7 @@
 import type { BookingAssignment } from '../../contracts/booking-options';
 import { isLive, type Booking, type MeetingType } from '../../contracts/bookings';
 import { hostStanding } from '../../read-api/bookings/meetings.queries';
+import { BOOKINGS } from '../../projections/bookings.projection';
 import { planOf, requireSlot, type FreeHost, type SlotInputs, type TypePlan } from '../../read-api/bookings/slots';
 import type { AppContext } from '../../services/app-context';
 import { ApiError } from '../../services/errors';
@@ -57,7 +58,10 @@ export function bookingFlow(app: AppContext, inputs: SlotInputs) {
     }, step);
   };
 
-  /** Round robin: the free hosts in turn (ranked), the next when a host's schedule refuses (taken meanwhile). */
+  /**
+   * Round robin: the free hosts in turn (ranked), the next when a host's schedule refuses (taken meanwhile). The next
+   * assignment of the type waits until this one is in the bookings read model, whose counts it ranks by.
+   */
   const roundRobin = (plan: TypePlan, r: Request, free: FreeHost[], step: Step) => oneAtATime(plan.type.id, async () => {
     const standings = new Map(await Promise.all(free.map(async (f) =>
       [f.host.id, await hostStanding(app.readModels, f.host.id, plan.type.id, roundRobinSince(r.now))] as const)));
@@ -65,7 +69,9 @@ export function bookingFlow(app: AppContext, inputs: SlotInputs) {
     for (const { free: f, assignment } of rankHosts(free, standings, plan.hosts.map((h) => h.id))) {
       try {
         const target = await targetOf(app, plan.type, f.host.id);
-        return await bookAt(plan, r, target, [f.host.id], assignment, { ...step, commandId: deterministicUuid(step.commandId, 'round-robin', f.host.id) });
+        const result = await bookAt(plan, r, target, [f.host.id], assignment, { ...step, commandId: deterministicUuid(step.commandId, 'round-robin', f.host.id) });
+        if (result.position !== null) await app.watermarks.waitFor([BOOKINGS], result.position, app.config.MIN_POSITION_WAIT_MS);
+        return result;
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 409)) throw err;
         refusal = err;
