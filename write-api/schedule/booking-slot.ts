@@ -39,7 +39,7 @@ export interface SlotView {
 
 const MINUTE = 60_000;
 
-export const slotTaken = (details?: unknown) => conflict('slot_taken', 'That time is no longer free', details);
+const slotTaken = (details?: unknown) => conflict('slot_taken', 'That time is no longer free', details);
 const limitReached = (reason: Quota['reason']) =>
   conflict('slot_unavailable', `This meeting type takes no more bookings that ${reason === 'day_limit' ? 'day' : 'week'}`, { reason });
 
@@ -49,7 +49,7 @@ function* otherHolds(view: SlotView, bookingId: string, now: number): Iterable<B
 }
 
 /** Busy events of the Space (any calendar: the host is one person) and other bookings' holds within the buffers around [start, end). */
-export function busyAround(view: SlotView, bookingId: string, start: number, end: number, buffers: Buffers, ignoreEventId: string | null, now: number) {
+function busyAround(view: SlotView, bookingId: string, start: number, end: number, buffers: Buffers, ignoreEventId: string | null, now: number) {
   const from = start - buffers.beforeMinutes * MINUTE;
   const to = end + buffers.afterMinutes * MINUTE;
   const found: Array<{ id: string; startsAt: string; endsAt: string }> = [];
@@ -139,7 +139,7 @@ export function left(view: SlotView, eventId: string | null, guest: Guest, now: 
 }
 
 /** The booking's event moved to new times (the booking alone on it). */
-export const moved = (event: Event, startsAt: string, endsAt: string, now: string): Event => ({
+const moved = (event: Event, startsAt: string, endsAt: string, now: string): Event => ({
   ...event, startsAt, endsAt, updatedAt: now, version: event.version + 1,
 });
 
