@@ -9,6 +9,7 @@ import { DELIVERY_WAIT_MS, until } from '../support/receiver';
 import { request, signUp, useTestService, type TestService } from '../support/service';
 import { addDays, epochAt } from '../../services/time/local-time';
 import { MailLog } from '../../services/mail/mail-log';
+import { readMail, veventOf } from '../support/received-mail';
 
 let svc: TestService;
 useTestService((s) => (svc = s));
@@ -212,11 +213,15 @@ describe('seats', () => {
 });
 
 describe('requiresConfirmation', () => {
+  /** The guest's messages about the booking: METHOD, SEQUENCE, the subject's first word and the invitation's STATUS. */
   const mailTo = async (bookingId: string, count: number) => {
     const log = new MailLog(svc.service.context.store);
     const mine = async () => (await log.recent(undefined, 1000)).filter((r) => r.bookingId === bookingId).sort((a, b) => a.sequence - b.sequence);
     await until(async () => (await mine()).length >= count, DELIVERY_WAIT_MS, `${count} messages`);
-    return (await mine()).map((r) => [r.method, r.sequence, r.subject.split(':')[0]]);
+    return Promise.all((await mine()).map(async (r) => {
+      const { calendars } = await readMail(Buffer.from(r.raw, 'base64'));
+      return [r.method, r.sequence, r.subject.split(':')[0], veventOf(calendars[1]).getFirstPropertyValue('status')];
+    }));
   };
 
   it('answers a pending booking that holds its slot; the host confirms it and the guest is told', async () => {
@@ -234,7 +239,7 @@ describe('requiresConfirmation', () => {
     expect((await host.client.call('POST', `/bookings/${booking.id}/confirm`)).body.booking).toEqual(confirmed.body.booking);
     expectError(await host.client.call('POST', `/bookings/${booking.id}/decline`), 409, 'booking_not_pending');
     expect(await head()).toBe(before);
-    expect(await mailTo(booking.id, 2)).toEqual([['REQUEST', 0, 'Requested'], ['REQUEST', 1, 'Confirmed']]);
+    expect(await mailTo(booking.id, 2)).toEqual([['REQUEST', 0, 'Requested', 'TENTATIVE'], ['REQUEST', 1, 'Confirmed', 'CONFIRMED']]);
   });
 
   it('declines: the event leaves the calendar, the slot is free again, the guest is told; a declined booking cannot move', async () => {
@@ -249,7 +254,7 @@ describe('requiresConfirmation', () => {
     expectError(await host.client.call('POST', `/bookings/${booking.id}/confirm`), 409, 'booking_not_pending');
     expectError(await request(svc.base, 'POST', `/public/bookings/${booking.id}/reschedule`, { startsAt: berlin(10 * H) }, asGuest(token)), 409, 'booking_cancelled');
     expect((await request(svc.base, 'GET', `/public/bookings/${booking.id}/reschedule`, undefined, asGuest(token))).body.slots).toEqual([]);
-    expect(await mailTo(booking.id, 2)).toEqual([['REQUEST', 0, 'Requested'], ['CANCEL', 1, 'Declined']]);
+    expect(await mailTo(booking.id, 2)).toEqual([['REQUEST', 0, 'Requested', 'TENTATIVE'], ['CANCEL', 1, 'Declined', 'CANCELLED']]);
   });
 
   it('lets the guest move or cancel a pending booking (it stays pending when moved)', async () => {
