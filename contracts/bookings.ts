@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { WorkingHour } from './availability';
 import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IdParams, IsoDate, NonBlankText, TimeZone, Uuid } from './common';
+import { BookingAssignment, DurationMinutes, optionFields, optionShape } from './booking-options';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
 import { notFoundAnswer, staleEtagAnswer } from './responses';
@@ -41,6 +42,8 @@ const meetingTypeExample = {
   id: TYPE_ID, ownerId: HOST_ID, name: 'Intro call', slug: 'intro-call', durationMinutes: 30,
   description: 'A first half hour to see whether we can help.', location: 'Video call (link in the invitation)',
   enabled: true, bufferBeforeMinutes: 10, bufferAfterMinutes: 10, minimumNoticeMinutes: 240, hours: WEEKDAYS_9_TO_5,
+  durations: [30, 60], dateOverrides: [{ date: '2026-12-24', hours: [] }], limits: { perDay: 4, perWeek: null }, seats: 1,
+  requiresConfirmation: false, hosts: [], assignment: null,
   calendarId: null, createdAt: '2026-11-20T08:00:00.000Z', updatedAt: '2026-11-20T08:00:00.000Z', deletedAt: null, version: 1,
 };
 
@@ -50,10 +53,11 @@ export const MeetingType = z
     ownerId: Uuid,
     name: z.string(),
     slug: z.string().describe('Unique per owner; the public page is /book/{username}/{slug}'),
-    durationMinutes: z.number().int(),
+    durationMinutes: z.number().int().describe('The default length (the first of `durations`)'),
     description: z.string().nullable(),
     location: z.string().nullable(),
     enabled: z.boolean().describe('Disabled types are not bookable and their public page is 404'),
+    ...optionShape,
     bufferBeforeMinutes: z.number().int().describe('Free time kept before each booking'),
     bufferAfterMinutes: z.number().int().describe('Free time kept after each booking'),
     minimumNoticeMinutes: z.number().int().describe('Nothing can be booked sooner than this from now'),
@@ -70,7 +74,7 @@ export type MeetingType = z.infer<typeof MeetingType>;
 const typeFields = {
   name: NonBlankText(200),
   slug: Slug,
-  durationMinutes: z.number().int().min(5).max(720).describe('5 minutes to 12 hours'),
+  durationMinutes: DurationMinutes.describe('5 minutes to 12 hours: the default length. Sent alone in a PATCH it replaces the default (the first of `durations`).'),
   description: Text(5_000).nullable().optional(),
   location: Text(1_000).nullable().optional(),
   enabled: z.boolean().optional().describe('Default true'),
@@ -80,7 +84,8 @@ const typeFields = {
   hours: MeetingHours.optional().describe(
     'Default Monday to Friday 09:00-17:00 in the owner\'s time zone. Hours too short for one meeting offer no slots.',
   ),
-  calendarId: Uuid.nullable().optional().describe('One of the owner\'s calendars (404 otherwise)'),
+  calendarId: Uuid.nullable().optional().describe('One of the owner\'s calendars (404 otherwise); team hosts get their bookings in their default calendar'),
+  ...optionFields,
 };
 
 const createExample = {
@@ -115,10 +120,17 @@ export const MeetingTypeListResponse = z
 
 // ---- bookings ----
 
-export const BookingStatus = z.enum(['confirmed', 'cancelled']);
+export const BookingStatus = z.enum(['pending', 'confirmed', 'cancelled', 'declined']).meta({
+  id: 'BookingStatus',
+  description: '`pending`: the type asks the host to confirm; the slot is held meanwhile. `declined`: the host said no '
+    + '(the slot is free again). `cancelled`: by the guest or a host.',
+  examples: ['confirmed'],
+});
+/** A booking that holds its slot. */
+export const isLive = (status: z.infer<typeof BookingStatus>) => status === 'pending' || status === 'confirmed';
 
 const bookingExample = {
-  id: BOOKING_ID, meetingTypeId: TYPE_ID, meetingTypeName: 'Intro call', hostId: HOST_ID,
+  id: BOOKING_ID, meetingTypeId: TYPE_ID, meetingTypeName: 'Intro call', ownerId: HOST_ID, hostId: HOST_ID, hostIds: [HOST_ID], assignment: null,
   spaceId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', calendarId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
   eventId: '6e5d4c3b-2a19-4f8e-9d7c-6b5a4f3e2d1c', startsAt: '2026-12-01T14:00:00.000Z', endsAt: '2026-12-01T14:30:00.000Z',
   timeZone: 'Europe/Berlin', guest: { name: 'Ana Costa', email: 'ana@example.com', timeZone: 'Europe/Lisbon' },
@@ -141,10 +153,15 @@ export const Booking = z
     id: Uuid,
     meetingTypeId: Uuid,
     meetingTypeName: z.string(),
-    hostId: Uuid,
+    ownerId: Uuid.describe('The meeting type\'s owner'),
+    hostId: Uuid.describe('The host: the owner, the round-robin host it went to, or the first host of a collective type'),
+    hostIds: z.array(Uuid).describe('Every host whose calendar holds the booking\'s event'),
+    assignment: BookingAssignment.nullable().describe('How a team type\'s booking went to its hosts; null for the owner\'s own type'),
     spaceId: Uuid,
     calendarId: Uuid,
-    eventId: Uuid.nullable().describe('The event the booking put in the host\'s calendar'),
+    eventId: Uuid.nullable().describe(
+      'The event the booking put in the host\'s calendar; in GET /bookings and /sync, the caller\'s own (a collective booking puts one in each host\'s calendar)',
+    ),
     startsAt: DateTime,
     endsAt: DateTime,
     timeZone: z.string().describe('The host\'s time zone (the calendar event\'s)'),
@@ -167,8 +184,17 @@ export const BookingRescheduledPrevious = z
     examples: [{ startsAt: '2026-12-01T14:00:00.000Z', endsAt: '2026-12-01T14:30:00.000Z' }],
   });
 
+/** Whose webhooks and lists a booking reaches: its hosts and the type's owner. */
+export const bookingAudience = (booking: Pick<Booking, 'hostIds' | 'ownerId'>) => [...new Set([...booking.hostIds, booking.ownerId])];
+
 /** booking.rescheduled carries the booking and where it was (the webhook's `data` and `previous`). */
 export const BookingRescheduled = z.object({ data: Booking, previous: BookingRescheduledPrevious });
+
+/** Schema versions of the slice's domain events (services/eventstore/booking-upcasters.ts reads the older ones). */
+export const BOOKING_EVENT_VERSIONS = {
+  'meeting_type.created': 2, 'meeting_type.updated': 2, 'meeting_type.deleted': 2,
+  'booking.created': 2, 'booking.rescheduled': 2, 'booking.cancelled': 2,
+} as const;
 
 /** The booking a booking.* event carries (booking.rescheduled wraps it with `previous`); null for any other shape. */
 export function bookingIn(type: string, data: unknown): Booking | null {
@@ -180,24 +206,59 @@ export function bookingIn(type: string, data: unknown): Booking | null {
 /** The manage token's hash, kept beside the booking (never in its webhook payload). */
 export const BookingTokenIssued = z.object({ bookingId: Uuid, hostId: Uuid, tokenHash: z.string() });
 
+/**
+ * A host's time kept in their schedule for a booking being made or moved across several hosts' schedules (a
+ * collective type), until the booking takes it, the hold is released, or it lapses at `expiresAt`.
+ */
+export const BookingHeld = z.object({
+  bookingId: Uuid, hostId: Uuid, meetingTypeId: Uuid, startsAt: DateTime, endsAt: DateTime, heldAt: DateTime, expiresAt: DateTime,
+});
+export type BookingHeld = z.infer<typeof BookingHeld>;
+export const BookingHoldReleased = z.object({ bookingId: Uuid, hostId: Uuid });
+
+/** A collective booking in the schedule of a host other than its first: that host's event follows the booking. */
+export const BookingPart = z.object({
+  bookingId: Uuid, meetingTypeId: Uuid, hostId: Uuid, spaceId: Uuid, calendarId: Uuid, eventId: Uuid, startsAt: DateTime, endsAt: DateTime,
+  guest: z.object({ name: z.string(), email: z.string() }),
+  status: BookingStatus, version: z.number().int().describe('The booking\'s version this part follows'),
+});
+export type BookingPart = z.infer<typeof BookingPart>;
+
 // ---- public pages ----
 
 /** Dates and instants outside 1970-2999 are refused, as the availability endpoints do. */
 
 export const PublicPageParams = z.object({ username: z.string().min(1).max(64), slug: z.string().min(1).max(64) });
 
+const publicHostExample = { name: 'Mia Weber', username: 'mia', timeZone: 'Europe/Berlin' };
 const publicTypeExample = {
-  host: { name: 'Mia Weber', username: 'mia', timeZone: 'Europe/Berlin' },
-  meetingType: { name: 'Intro call', slug: 'intro-call', durationMinutes: 30, description: 'A first half hour to see whether we can help.', location: 'Video call (link in the invitation)' },
+  host: publicHostExample,
+  hosts: [publicHostExample],
+  meetingType: {
+    name: 'Intro call', slug: 'intro-call', durationMinutes: 30, durations: [30, 60], seats: 1, requiresConfirmation: false,
+    assignment: null, description: 'A first half hour to see whether we can help.', location: 'Video call (link in the invitation)',
+  },
 };
 
 const PublicMeetingTypeInfo = z.object({
-  name: z.string(), slug: z.string(), durationMinutes: z.number().int(), description: z.string().nullable(), location: z.string().nullable(),
+  name: z.string(),
+  slug: z.string(),
+  durationMinutes: z.number().int().describe('The default length'),
+  durations: z.array(z.number().int()).describe('The lengths a guest may choose, the default first'),
+  seats: z.number().int().describe('Guests per slot'),
+  requiresConfirmation: z.boolean().describe('A booking waits for the host\'s confirmation'),
+  assignment: optionShape.assignment,
+  description: z.string().nullable(),
+  location: z.string().nullable(),
 });
 const PublicHost = z.object({ name: z.string(), username: z.string(), timeZone: z.string() });
 
 export const PublicMeetingType = z
-  .object({ host: PublicHost, meetingType: PublicMeetingTypeInfo })
+  .object({
+    host: PublicHost.describe('The type\'s owner (the page\'s address)'),
+    hosts: z.array(PublicHost).describe('Who hosts its meetings: the owner, or the hosts of a team type'),
+    meetingType: PublicMeetingTypeInfo,
+  })
   .meta({ id: 'PublicMeetingType', description: 'What a guest sees of a bookable meeting type.', examples: [publicTypeExample] });
 
 export const SlotsQuery = z.object({
@@ -205,10 +266,12 @@ export const SlotsQuery = z.object({
   days: z.coerce.number().int().min(SLOT_DAYS.min).max(SLOT_DAYS.max).optional()
     .describe(`Number of days, ${SLOT_DAYS.min}-${SLOT_DAYS.max} (default ${SLOT_DAYS.default})`),
   timeZone: TimeZone.optional().describe('The guest\'s IANA time zone: days and local times are read in it (default the host\'s)'),
+  durationMinutes: z.coerce.number().int().min(5).max(720).optional()
+    .describe('One of the type\'s `durations` (400 otherwise); default the first. A booking being moved keeps its own length.'),
 });
 export type SlotsQuery = z.infer<typeof SlotsQuery>;
 
-const slotExample = { startsAt: '2026-12-01T14:00:00.000Z', endsAt: '2026-12-01T14:30:00.000Z', date: '2026-12-01', time: '14:00' };
+const slotExample = { startsAt: '2026-12-01T14:00:00.000Z', endsAt: '2026-12-01T14:30:00.000Z', date: '2026-12-01', time: '14:00', seatsLeft: 1 };
 
 export const Slot = z
   .object({
@@ -216,6 +279,7 @@ export const Slot = z
     endsAt: DateTime,
     date: IsoDate.describe('The date in the guest\'s time zone'),
     time: z.string().describe('HH:MM in the guest\'s time zone'),
+    seatsLeft: z.number().int().describe('Guests the slot still takes (the type\'s `seats` when nobody has booked it yet)'),
   })
   .meta({ id: 'Slot', examples: [slotExample] });
 
@@ -225,7 +289,10 @@ export const SlotsResponse = z
     durationMinutes: z.number().int(),
     startsAt: DateTime.describe('Start of the first day asked for'),
     endsAt: DateTime.describe('End of the last day asked for'),
-    slots: z.array(Slot).describe('Bookable starts in time order: inside the type\'s hours, outside busy time and its buffers, after the notice'),
+    slots: z.array(Slot).describe(
+      'Bookable starts in time order: inside the type\'s hours and date overrides, outside busy time and its buffers, after the '
+        + 'notice, on days and weeks under the limits; a team type\'s when every host (collective) or any host (round robin) is free',
+    ),
   })
   .meta({
     id: 'SlotsResponse',
@@ -240,6 +307,7 @@ export const PublicBookingBody = z
     guest: GuestInput,
     note: Text(2_000).nullable().optional(),
     timeZone: TimeZone.optional().describe('The guest\'s time zone for messages (default the host\'s)'),
+    durationMinutes: DurationMinutes.optional().describe('One of the type\'s `durations` (400 otherwise); default the first'),
   })
   .meta({
     id: 'PublicBookingBody',
@@ -259,7 +327,8 @@ export const GuestBooking = z
       id: true, startsAt: true, endsAt: true, timeZone: true, guest: true, note: true, location: true, status: true,
       cancelledBy: true, createdAt: true, updatedAt: true, version: true,
     }).shape,
-    host: PublicHost,
+    host: PublicHost.describe('The host: the owner, the round-robin host the booking went to, or a collective type\'s first host'),
+    hosts: z.array(PublicHost).describe('Every host of the booking (several for a collective type)'),
     meetingType: PublicMeetingTypeInfo,
   })
   .meta({ id: 'GuestBooking', description: 'A booking as its guest sees it.', examples: [guestBookingExample] });
@@ -313,10 +382,12 @@ const BookingIdParams = IdParams;
 const notFound = notFoundAnswer('bookings');
 const typeNotFound = notFoundAnswer('meeting types');
 const notSlot = {
-  description: '`slot_taken` (busy by now, or within a buffer of busy time) or `slot_unavailable` (`details.reason`: '
-    + '`in_past`, `too_soon`, `too_far`, `outside_hours` or `misaligned`); `booking_cancelled` for a cancelled booking',
+  description: '`slot_taken` (busy by now, within a buffer of busy time, or no seat left) or `slot_unavailable` (`details.reason`: '
+    + '`in_past`, `too_soon`, `too_far`, `outside_hours`, `misaligned`, `day_limit` or `week_limit`); `booking_cancelled` '
+    + 'for a cancelled or declined booking',
   schema: ErrorEnvelope,
 };
+const badLength = '400 also for a `durationMinutes` that is not one of the type\'s `durations`.';
 const tokenMissing = { description: '`X-Booking-Token` missing (`unauthenticated`)', schema: ErrorEnvelope };
 const tokenHeader = 'Needs the `X-Booking-Token` header the booking answered with; a wrong token is 404 and changes nothing.';
 
@@ -358,14 +429,18 @@ export const publicBookingOperations = [
   }),
   op({
     method: 'get', path: '/public/{username}/{slug}/slots', heavy: true, tag: 'Public booking', summary: 'Bookable slots in the guest\'s time zone',
-    description: 'No credential. Starts align on the host\'s clock every 15 minutes (30 for types longer than 30 minutes).',
+    description: 'No credential. Starts align on the host\'s clock every 15 minutes (30 for meetings longer than 30 minutes). '
+      + badLength,
     params: PublicPageParams, query: SlotsQuery,
     responses: { 200: { description: 'Slots', schema: SlotsResponse }, 404: typeNotFound },
   }),
   op({
     method: 'post', path: '/public/{username}/{slug}/bookings', etag: true, tag: 'Public booking', summary: 'Book a slot',
-    description: 'No credential. The booking puts an event in the host\'s calendar, emits booking.created and mails the guest '
-      + 'an invitation (iCalendar). Of concurrent bookings of one slot exactly one wins.',
+    description: 'No credential. The booking puts an event in the host\'s calendar (every host\'s for a collective type; '
+      + 'a round-robin type\'s goes to one free host, named in `host`), emits booking.created and mails the guest an '
+      + 'invitation (iCalendar). Of concurrent bookings of one slot exactly one wins (of a slot with seats, as many as there '
+      + 'are seats). A type that requires confirmation answers a `pending` booking, which holds its slot until the host '
+      + `answers. ${badLength}`,
     params: PublicPageParams, body: PublicBookingBody,
     responses: { 201: { description: 'Booked', schema: PublicBookingResponse }, 404: typeNotFound, 409: notSlot },
   }),
@@ -389,7 +464,7 @@ export const publicBookingOperations = [
 
 export const bookingOperations = [
   op({
-    method: 'get', path: '/bookings', tag: 'Bookings', summary: 'The caller\'s bookings (as host), by start', query: ListBookingsQuery,
+    method: 'get', path: '/bookings', tag: 'Bookings', summary: 'Bookings the caller hosts or owns the type of, by start', query: ListBookingsQuery,
     responses: { 200: { description: 'Bookings', schema: BookingListResponse } },
   }),
   op({
@@ -406,5 +481,24 @@ export const bookingOperations = [
     method: 'post', path: '/bookings/{id}/reschedule', etag: true, tag: 'Bookings', summary: 'Move a booking (host); the guest is told',
     params: BookingIdParams, body: RescheduleBody,
     responses: { 200: { description: 'Moved', schema: BookingResponse }, 404: notFound, 409: notSlot },
+  }),
+  op({
+    method: 'post', path: '/bookings/{id}/confirm', etag: true, tag: 'Bookings', summary: 'Confirm a pending booking (host); the guest is told',
+    description: 'Any host of the booking or the type\'s owner. Confirming a confirmed booking changes nothing (200).',
+    params: BookingIdParams,
+    responses: {
+      200: { description: 'Confirmed', schema: BookingResponse }, 404: notFound,
+      409: { description: '`booking_not_pending`: the booking is cancelled or declined', schema: ErrorEnvelope },
+    },
+  }),
+  op({
+    method: 'post', path: '/bookings/{id}/decline', etag: true, tag: 'Bookings', summary: 'Decline a pending booking (host); the guest is told',
+    description: 'Any host of the booking or the type\'s owner. The event leaves the calendar and the slot is free again; the '
+      + 'booking is `declined` (delivered to webhooks as booking.cancelled). Declining a declined booking changes nothing (200).',
+    params: BookingIdParams,
+    responses: {
+      200: { description: 'Declined', schema: BookingResponse }, 404: notFound,
+      409: { description: '`booking_not_pending`: the booking is confirmed (cancel it instead) or cancelled', schema: ErrorEnvelope },
+    },
   }),
 ];

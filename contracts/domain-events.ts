@@ -3,7 +3,9 @@
  * The event store envelope (id, metadata, position) is described by services/eventstore/event-store.port.ts.
  */
 import { z } from 'zod';
-import { Booking, BookingRescheduled, BookingTokenIssued, MeetingType } from './bookings';
+import {
+  Booking, BOOKING_EVENT_VERSIONS, BookingHeld, BookingHoldReleased, BookingPart, BookingRescheduled, BookingTokenIssued, MeetingType,
+} from './bookings';
 import { PreferencesRecord, SuggestionRecord } from './assistant';
 import { AutomationRecord } from './automations';
 import { BugReport } from './bug-reports';
@@ -94,6 +96,13 @@ export const domainEvents = {
   'booking.cancelled': Booking,
   // The guest's manage token, hashed: appended with booking.created, never delivered.
   'booking.token_issued': BookingTokenIssued,
+  // The host answered a booking of a type that requires confirmation (declined: delivered as booking.cancelled).
+  'booking.confirmed': Booking,
+  'booking.declined': Booking,
+  // A collective booking across its hosts' schedules (docs/bookings.md): holds, then each other host's part. No webhooks.
+  'booking.held': BookingHeld,
+  'booking.hold_released': BookingHoldReleased,
+  'booking.part_changed': z.object({ part: BookingPart }),
   // The integration layer (POST /integrations/inbound): `userId` is whose webhooks receive it.
   'messaging.received': z.object({ userId: Uuid, payload: MessagingReceivedPayload }),
   'payments.event': z.object({ userId: Uuid, payload: PaymentsEventPayload }),
@@ -132,6 +141,8 @@ export const EVENT_VERSIONS: Partial<Record<DomainEventType, number>> = {
   'event.created': 3,
   'event.updated': 3,
   'event.cancelled': 3,
+  // v2: the booking options and team hosts (meeting types); owner, hosts and assignment (bookings).
+  ...BOOKING_EVENT_VERSIONS,
 };
 
 export const schemaVersionOf = (type: string): number => EVENT_VERSIONS[type as DomainEventType] ?? 1;

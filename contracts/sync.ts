@@ -23,7 +23,7 @@ const CalendarMembership = CalendarMemberRecord.extend({
 const SyncChanges = z.object({
   events: z.array(Event), calendars: z.array(Calendar), spaces: z.array(Space), goals: z.array(Goal), routines: z.array(RoutineView),
   tasks: z.array(Task), projects: z.array(Project), lists: z.array(TaskList),
-  meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings of the caller\'s meeting types'),
+  meetingTypes: z.array(MeetingType), bookings: z.array(Booking).describe('Bookings the caller hosts or owns the type of'),
   calendarMemberships: z.array(CalendarMembership)
     .describe('The caller\'s roles on calendars shared with them; one taken away carries `deletedAt`: drop that calendar and its events'),
 });

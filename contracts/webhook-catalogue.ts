@@ -7,7 +7,7 @@
  * The domain event's data is the payload, or `{data, previous}` where the type carries `previous`.
  */
 import type { z } from 'zod';
-import { Booking, BookingRescheduledPrevious } from './bookings';
+import { Booking, bookingAudience, BookingRescheduledPrevious } from './bookings';
 import { Event, EventOrOccurrence } from './events';
 import { Routine, RoutinePeriodDay } from './routines';
 import { Task } from './tasks';
@@ -57,14 +57,15 @@ const occurrenceToCalendar: Producer = ({ data }) => {
 };
 const toTaskOwner: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Task).createdBy] } });
 const toAssignee: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Task).assigneeId].filter((id): id is string => !!id) } });
-const toHost: Producer = ({ data }) => ({ data, audience: { userIds: [(data as Booking).hostId] } });
+const toHost: Producer = ({ data }) => ({ data, audience: { userIds: bookingAudience(data as Booking) } });
+
 const toRoutineOwner: Producer = ({ data }) => ({ data, audience: { userIds: [(data as z.infer<typeof Routine>).ownerId] } });
 const toPeriodOwner: Producer = ({ data }) => ({
   data, audience: { userIds: [(data as z.infer<typeof RoutinePeriodDay>).routine.ownerId] },
 });
-const withPrevious = (owner: (data: never) => string): Producer => ({ data }) => {
+const withPrevious = (audience: (data: never) => string[]): Producer => ({ data }) => {
   const d = data as WithPrevious<never>;
-  return { data: d.data, previous: d.previous, audience: { userIds: [owner(d.data)] } };
+  return { data: d.data, previous: d.previous, audience: { userIds: audience(d.data) } };
 };
 /** Integration domain events carry `{userId, payload}`. */
 const toIntegrationUser: Producer = ({ data }) => {
@@ -91,14 +92,16 @@ export const WEBHOOK_CATALOGUE: readonly WebhookTypeDef[] = [
   def('task.updated', 'a task\'s details change', Task, toTaskOwner),
   def('task.completed', 'a task is marked done', Task, toTaskOwner),
   def('task.assigned', 'someone is assigned to a task; sent to the assignee', Task, toAssignee),
-  def('task.due_changed', 'a task\'s due date is set or moved', Task, withPrevious((t: Task) => t.createdBy), {
+  def('task.due_changed', 'a task\'s due date is set or moved', Task, withPrevious((t: Task) => [t.createdBy]), {
     previous: TaskDueChangedPrevious,
   }),
   def('task.deleted', 'a task is deleted', Task, toTaskOwner),
   def('booking.created', 'someone books through a public booking page', Booking, toHost),
-  def('booking.cancelled', 'a booking is cancelled by guest or host', Booking, toHost),
-  def('booking.rescheduled', 'a booking moves, by guest or host; carries the previous start', Booking,
-    withPrevious((b: Booking) => b.hostId), { previous: BookingRescheduledPrevious }),
+  // A declined request is delivered as a cancellation (status `declined`): the catalogue is the spec's.
+  withProducer(def('booking.cancelled', 'a booking is cancelled by guest or host', Booking, toHost), 'booking.declined', toHost),
+  def('booking.rescheduled', 'a booking moves, by guest or host; carries the previous start', Booking, withPrevious(bookingAudience), {
+    previous: BookingRescheduledPrevious,
+  }),
   def('routine.created', 'a routine is created', Routine, toRoutineOwner),
   def('routine.updated', 'a routine\'s name, days or periods change', Routine, toRoutineOwner),
   def('routine.deleted', 'a routine is deleted', Routine, toRoutineOwner),

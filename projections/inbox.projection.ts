@@ -1,10 +1,10 @@
 /**
  * The inbox: invitations (events whose attendees, or those of one of their occurrences, include a user of the service,
  * until that user answers; the invitation shows the series with its exceptions) and
- * booking requests (bookings of the host's meeting types, until cancelled; GET /inbox also drops those that
- * have started).
+ * booking requests (bookings of the host's meeting types, pending ones included, until cancelled or declined; GET
+ * /inbox also drops those that have started).
  */
-import { bookingIn } from '../contracts/bookings';
+import { bookingIn, isLive } from '../contracts/bookings';
 import { attendeesOf, type Event } from '../contracts/events';
 import type { RecordedEvent } from '../services/eventstore/event-store.port';
 import { calendarEventOf } from './event-time';
@@ -45,7 +45,7 @@ async function bookingRequests(e: RecordedEvent, docs: ProjectionDocs): Promise<
   const booking = bookingIn(e.type, e.data);
   if (!booking) return;
   const requests = docs('bookings');
-  if (booking.status === 'cancelled') return requests.delete(booking.id);
+  if (!isLive(booking.status)) return requests.delete(booking.id);
   await requests.putIfNewer({
     _id: booking.id, _pos: e.position, userId: booking.hostId, booking, _startMs: Date.parse(booking.startsAt), createdAt: booking.createdAt,
   });
@@ -53,14 +53,14 @@ async function bookingRequests(e: RecordedEvent, docs: ProjectionDocs): Promise<
 
 export const inboxProjection = projection({
   name: INBOX,
-  version: 3, // v2: booking requests; v3: invitations to a series carry its exceptions and reminders
+  version: 4, // v2: booking requests; v3: invitations to a series carry its exceptions and reminders; v4: bookings with hosts, pending
   collections: {
     invitations: { indexes: [['userId', 'createdAt'], ['eventId']] },
     bookings: { indexes: [['userId', '_startMs']] },
   },
   handles: [
     'event.created', 'event.updated', 'event.cancelled', 'event.occurrence.changed', 'event.occurrence.cancelled',
-    'booking.created', 'booking.rescheduled', 'booking.cancelled',
+    'booking.created', 'booking.rescheduled', 'booking.cancelled', 'booking.confirmed', 'booking.declined',
   ],
   apply: (e, docs) => (e.type.startsWith('booking.') ? bookingRequests(e, docs) : invitations(e, docs)),
 });

@@ -46,6 +46,7 @@ import type { EventStore } from './eventstore/event-store.port';
 import { loadKeyring } from './keyring';
 import { createHttpApp } from './http/app';
 import { startMailConsumer } from './mail/mail-consumer';
+import { startBookingPartsConsumer } from '../write-api/bookings/parts-consumer';
 import { outboxSender, smtpSender } from './mail/mail.port';
 import { startPushConsumer } from './push/push-consumer';
 import { PushService } from './push/push-service';
@@ -206,6 +207,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const pushConsumer = roles.has('dispatcher') ? startPushConsumer(context, bus, new PushService(config, ports.store)) : null;
   const mailSender = config.SMTP_URL ? smtpSender(config.SMTP_URL) : outboxSender();
   const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, bus, mailSender) : null;
+  const bookingParts = roles.has('dispatcher') ? startBookingPartsConsumer(context, bus) : null;
   const automations = roles.has('automations') ? await startAutomationRunner(context, bus) : null;
   const reminders = roles.has('automations') ? await startReminderWorker(context) : null;
 
@@ -260,7 +262,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       if (roleListener) await closeHttp(roleListener);
       await context.answerThreads?.close();
       // The bus consumers are independent: each leaving its group takes a while, so they leave together.
-      await Promise.all([automations?.stop(), reminders?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), dispatcher?.stop()]);
+      await Promise.all([automations?.stop(), reminders?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), bookingParts?.stop(), dispatcher?.stop()]);
       await relay?.stop();
       await runner?.stop();
       mailSender.close();

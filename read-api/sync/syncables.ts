@@ -64,7 +64,8 @@ export const SYNCABLES: readonly Syncable[] = [
   { type: 'projects', projection: TASKS, collection: 'projects', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
   { type: 'lists', projection: TASKS, collection: 'lists', owned: ({ userId }) => ({ ownerId: userId }), bootstrap: true },
   { type: 'meetingTypes', projection: BOOKINGS, collection: 'meetingTypes', owned: ({ userId }) => ({ ownerId: userId }) },
-  { type: 'bookings', projection: BOOKINGS, collection: 'bookings', owned: ({ userId }) => ({ hostId: userId }) },
+  // A booking has one row per person who sees it (its hosts, the type's owner): see projections/bookings.projection.ts.
+  { type: 'bookings', projection: BOOKINGS, collection: 'hostBookings', owned: ({ userId }) => ({ _viewerId: userId }) },
 ];
 
 export const SYNC_PROJECTIONS: readonly string[] = [...new Set(SYNCABLES.map((s) => s.projection))];

@@ -4,6 +4,7 @@
  * the current shape (contracts/domain-events.ts `EVENT_VERSIONS`).
  */
 import { EVENT_VERSIONS } from '../../contracts/domain-events';
+import { BOOKING_UPCASTERS } from './booking-upcasters';
 import type { RecordedEvent } from './event-store.port';
 
 export interface Upcaster {
@@ -24,10 +25,13 @@ const linkedToPlanner = (data: Record<string, unknown>) =>
 const withoutExceptions = (data: Record<string, unknown>) =>
   Object.assign({}, data, { reminders: data.reminders ?? [], exceptions: data.exceptions ?? [] });
 
-export const UPCASTERS: readonly Upcaster[] = ['event.created', 'event.updated', 'event.cancelled'].flatMap((type) => [
-  { type, from: 1, up: linkedToPlanner },
-  { type, from: 2, up: withoutExceptions },
-]);
+export const UPCASTERS: readonly Upcaster[] = [
+  ...['event.created', 'event.updated', 'event.cancelled'].flatMap((type) => [
+    { type, from: 1, up: linkedToPlanner },
+    { type, from: 2, up: withoutExceptions },
+  ]),
+  ...BOOKING_UPCASTERS,
+];
 
 export class Upcasters {
   private readonly steps = new Map<string, Upcaster['up']>();

@@ -68,6 +68,8 @@ export const access: Record<string, AccessRule> = {
   'POST /bookings/{id}/cancel': scope('bookings:write'),
   'GET /bookings/{id}/reschedule': scope('bookings:read'),
   'POST /bookings/{id}/reschedule': scope('bookings:write'),
+  'POST /bookings/{id}/confirm': scope('bookings:write'),
+  'POST /bookings/{id}/decline': scope('bookings:write'),
   'GET /meeting-types': scope('bookings:read'),
   'POST /meeting-types': scope('bookings:write'),
   'PATCH /meeting-types': scope('bookings:write'),

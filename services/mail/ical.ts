@@ -16,6 +16,8 @@ export interface IcalInvite {
   location: string | null;
   organizer: { name: string; email: string };
   attendee: { name: string; email: string };
+  /** A REQUEST the host has yet to confirm. */
+  tentative?: boolean;
 }
 
 /** `20261201T140000Z` */
@@ -65,7 +67,7 @@ export function icalInvite(invite: IcalInvite): string {
     ...(invite.location ? [`LOCATION:${text(invite.location)}`] : []),
     `ORGANIZER;CN=${param(invite.organizer.name)}:mailto:${invite.organizer.email}`,
     `ATTENDEE;CN=${param(invite.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${invite.attendee.email}`,
-    `STATUS:${cancel ? 'CANCELLED' : 'CONFIRMED'}`,
+    `STATUS:${cancel ? 'CANCELLED' : invite.tentative ? 'TENTATIVE' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
     'END:VEVENT',
     'END:VCALENDAR',

@@ -9,7 +9,8 @@
  *      answer) over a calendar of
  *      2,000 events and 10 recurring series; POST /meeting-suggestions of 10 attendees over 14 days
  *      (suggestions-bench.ts, CPU per answer); GET /routines/instances over a month of 5 routines;
- *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency
+ *      POST /tasks; a public booking (POST /public/{username}/{slug}/bookings) under concurrency, and a collective one
+ *      (three hosts: collective-bench.ts), new slots at once and guests racing for one slot
  *   4. append throughput of the embedded SQLite event store, in process
  *   5. projection lag in embedded mode (service in process), steady and under POST load
  *   6. webhook deliveries to a local receiver (service in process): deliveries/s and event-to-delivery latency
@@ -34,6 +35,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { seedSlotCalendar, SLOT_DAYS, SLOT_EVENTS, SLOT_SERIES } from './availability-bench';
 import { BOOKING_SLOTS, createBookingHost } from './booking-bench';
+import { COLLECTIVE_HOSTS, collectiveRaces, raceLine, seedCollectiveTeam, type RaceResult } from './collective-bench';
 import { cpuSecondsOf, killAll, startHelloServer, startServiceChild, type ChildServer } from './children';
 import { CONNECTIONS, runLoad, type LoadResult, type LoadSpec } from './http-load';
 import { FAIR_SHARE_CONCURRENCY, FAIR_SHARE_SERIES, fairShareBench, HEAVY_READS } from './fair-share-bench';
@@ -201,6 +203,8 @@ async function main(): Promise<void> {
   let multiRes: LoadResult | null = null;
   let tasksRes: LoadResult;
   let bookingRes: LoadResult;
+  let collectiveRes: LoadResult;
+  let racesRes: RaceResult;
   try {
     const reader = await signUp(base);
     const before = new Date().toISOString();
@@ -306,6 +310,17 @@ async function main(): Promise<void> {
       ...bookingSpec, seconds: SECONDS, firstSlot: 0,
     }, service);
     printLoad(bookingRes, baseline);
+
+    // The same load on a collective type of three hosts; then guests racing for one slot, twenty times.
+    const panel = await seedCollectiveTeam(base);
+    const panelSpec = { kind: 'post-bookings' as const, url: service.url, path: panel.path, baseMs: panel.baseMs, connections: CONN };
+    await runLoad('POST collective booking (warmup)', { ...panelSpec, seconds: WARMUP, firstSlot: Math.floor(BOOKING_SLOTS * 0.8) });
+    collectiveRes = await measured(`POST collective booking (${COLLECTIVE_HOSTS} hosts, ${CONN} guests at once, a new slot each)`, {
+      ...panelSpec, seconds: SECONDS, firstSlot: 0,
+    }, service);
+    printLoad(collectiveRes, baseline);
+    racesRes = await collectiveRaces(service.url, panel.path, panel.baseMs + 300 * 86_400_000, panel.hosts);
+    log(`  collective races: ${raceLine(racesRes)}`);
   } finally {
     await service.stop();
   }
@@ -403,6 +418,15 @@ async function main(): Promise<void> {
       : []),
     { figure: 'Public booking throughput (one host)', value: `${fmt(bookingRes.rps, 0)} rps = ${pct(bookingRes.rps / baseline.rps)} of baseline`, target: '-', result: '-' },
     { figure: 'Public booking latency', value: `p50 ${ms(bookingRes.p50)}, p99 ${ms(bookingRes.p99)}`, target: '-', result: '-' },
+    {
+      figure: `Collective booking (${COLLECTIVE_HOSTS} hosts)`,
+      value: `${fmt(collectiveRes.rps, 0)} rps = ${pct(collectiveRes.rps / bookingRes.rps)} of one host's, p50 ${ms(collectiveRes.p50)}, p99 ${ms(collectiveRes.p99)}`,
+      target: '-', result: '-',
+    },
+    {
+      figure: 'Collective races', value: `${racesRes.consistent}/${racesRes.slots} slots won once, every host consistent`,
+      target: 'all', result: pass(racesRes.consistent === racesRes.slots),
+    },
     { figure: `GET /events (week, ${GET_EVENTS} events)`, value: `${fmt(getRes.rps, 0)} rps = ${pct(getRes.rps / baseline.rps)} of baseline${cpuNote(getRes)}`, target: '>= 50 % of baseline', result: pass(getRes.rps >= 0.5 * baseline.rps) },
     { figure: 'GET /events latency', value: `p50 ${ms(getRes.p50)}, p99 ${ms(getRes.p99)}`, target: '-', result: '-' },
     {

@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { addDays, localDate } from '../../services/time/local-time';
 import { describeWithBrowser } from '../support/browser';
 import { hostWithType, slotsOf, type Host } from '../support/bookings';
-import { request, useTestService, type TestService } from '../support/service';
+import { request, signUp, useTestService, type TestService } from '../support/service';
 
 jest.setTimeout(120_000);
 
@@ -60,6 +60,25 @@ async function firstFreeMonth(host: Host, slug: string, timeZone: string) {
     if (slots.length || month === 2) return { slots, dates: [...new Set(slots.map((s) => s.date))], thisMonth: month === 0 };
     from = addDays(last, 1);
   }
+}
+
+/**
+ * A round-robin workshop of an organization's two hosts: 30 or 60 minutes, three guests a time, each booking waiting
+ * for its host's confirmation. Returns its address and a reader of every booking of it (the owner sees them all).
+ */
+async function teamWorkshop() {
+  const owner = await signUp(svc.base, { name: 'Olga Owner', timeZone: 'UTC' });
+  const org = await owner.call('POST', '/organizations', { name: 'Workshops' });
+  const hosts = [await signUp(svc.base, { name: 'Host One' }), await signUp(svc.base, { name: 'Host Two' })];
+  for (const h of hosts) expect((await owner.call('POST', `/organizations/${org.body.organization.id}/members`, { email: h.email, role: 'member' })).status).toBe(201);
+  const slug = `workshop-${Math.random().toString(36).slice(2, 8)}`;
+  const made = await owner.call('POST', '/meeting-types', {
+    name: 'Workshop', slug, durationMinutes: 30, durations: [30, 60], seats: 3, requiresConfirmation: true, hours: WEEKDAYS_9_TO_5,
+    hosts: hosts.map((h) => h.userId), assignment: 'round_robin',
+  });
+  expect(made.status).toBe(201);
+  const username = (await owner.call('GET', '/me')).body.user.username as string;
+  return { username, slug, hostBookings: async () => (await owner.call('GET', '/bookings?limit=100')).body.bookings as Array<Record<string, any>> };
 }
 
 describeWithBrowser('the booking pages', (browser) => {
@@ -281,6 +300,68 @@ describeWithBrowser('the booking pages', (browser) => {
     expect(await page.isHidden('#done')).toBe(true);
     expect(await page.isVisible('#pick')).toBe(true);
     expect(problems.filter((p) => !/status of 409/.test(p))).toEqual([]);
+  });
+
+  it.each([
+    { size: 'desktop', viewport: DESKTOP, locale: 'en-US', zone: 'Europe/Berlin' },
+    { size: 'phone', viewport: PHONE, locale: 'en-GB', zone: 'America/New_York' },
+  ])('$size: a team type\'s lengths, seats left, a request awaiting the host, the host it went to ($locale, $zone)', async ({ size, viewport, locale, zone }) => {
+    const team = await teamWorkshop();
+    await open(viewport, locale, zone);
+    expect((await page.goto(`${svc.service.url}/book/${team.username}/${team.slug}`))!.status()).toBe(200);
+    await page.waitForSelector('button.slot');
+    expect(spaces(await page.textContent('.meta'))).toBe('with Host One or Host Two · 30 or 60 minutes · up to 3 guests a time');
+    expect(await page.textContent('#confirms')).toBe('Host One or Host Two confirms each booking: you will hear by email either way.');
+    expect(await texts('button.length')).toEqual(['30 min', '60 min']);
+    expect(await attributes('button.length', 'aria-pressed')).toEqual(['true', 'false']);
+
+    // The seat taken already: its time says two are left, the others three.
+    const { slots, dates } = await firstFreeMonth({ ...host, username: team.username }, team.slug, zone);
+    const day = slots.filter((s) => s.date === dates[0]);
+    const taken = day[1];
+    const first = await request(svc.base, 'POST', `/public/${team.username}/${team.slug}/bookings`, { startsAt: taken.startsAt, guest: { name: 'Bo', email: 'bo@example.com' } });
+    expect(first.status).toBe(201);
+    const assigned = first.body.booking.host.name as string;
+    await page.click('button.length[data-minutes="60"]');
+    await page.waitForFunction(() => !document.querySelector('#pick[aria-busy]'));
+    await page.click('button.length[data-minutes="30"]');
+    await page.waitForFunction(() => !document.querySelector('#pick[aria-busy]'));
+    await page.waitForFunction((start) => document.querySelector(`button.slot[data-start="${start}"] .seats`)?.textContent === '2 seats left', taken.startsAt);
+    expect(await page.textContent(`button.slot[data-start="${day[0].startsAt}"] .seats`)).toBe('3 seats left');
+    expect(await page.getAttribute(`button.slot[data-start="${taken.startsAt}"]`, 'aria-label')).toBe(`${timeIn(locale, zone)(taken.startsAt)}, 2 seats left`);
+    expect(await smallTargets()).toEqual([]);
+    await shot(`${size}-team-1-lengths-and-seats`);
+
+    // A longer meeting: the month is read again for 60 minutes.
+    await page.click('button.length[data-minutes="60"]');
+    await page.waitForFunction(() => !document.querySelector('#pick[aria-busy]'));
+    const long = await slotsOf(svc.base, { ...host, page: `/public/${team.username}/${team.slug}` }, `?from=${dates[0]}&days=1&timeZone=${encodeURIComponent(zone)}&durationMinutes=60`);
+    expect(await attributes('button.slot', 'data-start')).toEqual(long.filter((s) => s.date === dates[0]).map((s) => s.startsAt));
+    await page.click('button.length[data-minutes="30"]');
+    await page.waitForFunction((start) => document.querySelector(`button.slot[data-start="${start}"]`) !== null, taken.startsAt);
+
+    // The seat beside Bo's: a request, with the host it went to.
+    await page.click(`button.slot[data-start="${taken.startsAt}"]`);
+    await page.fill('#name', 'Ana Costa');
+    await page.fill('#email', 'ana@example.com');
+    expect(await page.textContent('#book')).toBe('Request');
+    await page.click('#book');
+    await page.waitForSelector('#done:not([hidden])');
+    expect(await page.textContent('#done-title')).toBe('Request sent');
+    expect(spaces(await page.textContent('#done-text'))).toMatch(new RegExp(`^Workshop with ${assigned}, .+\\. It awaits ${assigned}'s confirmation: you will get an email at ana@example\\.com either way\\.$`));
+    expect(await smallTargets()).toEqual([]);
+    await shot(`${size}-team-2-request-sent`);
+    const all = await team.hostBookings();
+    const of = (email: string) => all.find((b) => b.guest.email === email && b.startsAt === taken.startsAt)!;
+    expect(of('ana@example.com')).toMatchObject({ status: 'pending', hostId: of('bo@example.com').hostId, eventId: of('bo@example.com').eventId, assignment: { reason: 'joined_slot' } });
+
+    // The booking's own page says it awaits the host.
+    await page.click('#reschedule-link');
+    await page.waitForSelector('button.slot');
+    expect(await page.textContent('#booking')).toMatch(new RegExp(`^Workshop with ${assigned}, .+ \\(awaiting the host's confirmation\\)$`));
+    expect(await page.$$('button.length')).toHaveLength(0);
+    await shot(`${size}-team-3-awaiting`);
+    expect(problems).toEqual([]);
   });
 
   it('answers unknown pages with a 404 page, and a link without its token with a message', async () => {

@@ -63,3 +63,33 @@ it('tells the host in notifications: booked, moved, cancelled by the guest', asy
   expect(listed[0].body).toMatch(/cancelled by the guest$/);
   expect((await (await signUp(svc.base)).call('GET', '/notifications')).body.notifications).toEqual([]);
 });
+
+it('delivers a team booking to every host\'s and the owner\'s webhooks, and a declined request as booking.cancelled', async () => {
+  const owner = await signUp(svc.base, { name: 'Olga Owner' });
+  const [a, b, outsider] = await Promise.all([signUp(svc.base), signUp(svc.base), signUp(svc.base)]);
+  const org = await owner.call('POST', '/organizations', { name: 'Support' });
+  for (const m of [a, b]) expect((await owner.call('POST', `/organizations/${org.body.organization.id}/members`, { email: m.email, role: 'member' })).status).toBe(201);
+  const me = await owner.call('GET', '/me');
+  const type = await owner.call('POST', '/meeting-types', {
+    name: 'Team call', slug: 'team', durationMinutes: 30, hours: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, startMinute: 0, endMinute: 1440 })),
+    hosts: [a.userId, b.userId], assignment: 'collective', requiresConfirmation: true,
+  });
+  expect(type.status).toBe(201);
+  const events = ['booking.created', 'booking.cancelled'];
+  for (const [c, path] of [[owner, '/owner'], [a, '/a'], [b, '/b'], [outsider, '/outsider']] as const) {
+    expect((await c.call('POST', '/webhooks', { name: 'bookings', url: receiver.url(path), events })).status).toBe(201);
+  }
+  const page = `/public/${me.body.user.username}/team`;
+  const [slot] = (await request(svc.base, 'GET', `${page}/slots?days=2`)).body.slots;
+  const made = await request(svc.base, 'POST', `${page}/bookings`, { startsAt: slot.startsAt, guest: { name: 'Ana', email: 'ana@example.com' } });
+  expect(made.status).toBe(201);
+  expect((await b.call('POST', `/bookings/${made.body.booking.id}/decline`)).status).toBe(200);
+  for (const path of ['/owner', '/a', '/b']) await until(() => receiver.received(path).length >= 2, WAIT_MS, `two deliveries to ${path}`);
+  await sleep(300);
+  for (const path of ['/owner', '/a', '/b']) {
+    const got = receiver.received(path).map((r) => r.json);
+    expect(got.map((d) => [d.type, d.data.status])).toEqual([['booking.created', 'pending'], ['booking.cancelled', 'declined']]);
+    expect(got[0].data).toMatchObject({ hostIds: [a.userId, b.userId], ownerId: owner.userId, assignment: { method: 'collective' } });
+  }
+  expect(receiver.received('/outsider')).toEqual([]);
+});

@@ -24,7 +24,7 @@ async function apiKey(c: Client, scopes: string[]) {
 }
 
 describe('POST /meeting-types', () => {
-  it('creates a type with the defaults: enabled, no buffers or notice, Monday to Friday 09:00-17:00', async () => {
+  it('creates a type with the defaults: enabled, no buffers or notice, Monday to Friday 09:00-17:00, one length, one seat, no hosts', async () => {
     const c = await signUp(svc.base);
     const res = await c.call('POST', '/meeting-types', { name: 'Intro call', slug: 'intro-call', durationMinutes: 30 });
     expect(res.status).toBe(201);
@@ -33,6 +33,7 @@ describe('POST /meeting-types', () => {
       id: expect.any(String), ownerId: c.userId, name: 'Intro call', slug: 'intro-call', durationMinutes: 30, description: null,
       location: null, enabled: true, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 0,
       hours: [1, 2, 3, 4, 5].map((day) => ({ day, startMinute: 540, endMinute: 1020 })), calendarId: null,
+      durations: [30], dateOverrides: [], limits: { perDay: null, perWeek: null }, seats: 1, requiresConfirmation: false, hosts: [], assignment: null,
       createdAt: expect.any(String), updatedAt: expect.any(String), deletedAt: null, version: 1,
     });
   });

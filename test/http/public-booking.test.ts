@@ -4,9 +4,9 @@
  * calendar), every refusal writing nothing, 20 concurrent bookings of one slot, retries, and the per-address limit.
  */
 import { TimeZone } from '../../contracts/common';
-import { addDays, epochAt, isoWeekday, localDate } from '../../services/time/local-time';
+import { addDays, epochAt } from '../../services/time/local-time';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
-import { book, booked, guest, hostWithType, slotsOf, type Host } from '../support/bookings';
+import { book, booked, guest, hostWithType, mondayAhead, slotsOf, type Host } from '../support/bookings';
 import { request, startTestService, useTestService, type TestService } from '../support/service';
 
 let svc: TestService;
@@ -16,13 +16,7 @@ const head = () => svc.service.context.events.headPosition();
 const BERLIN = 'Europe/Berlin';
 const MINUTE = 60_000;
 
-/** A Monday at least 8 days ahead in Berlin (clear of notice and of today). */
-function nextMonday(): string {
-  let date = addDays(localDate(Date.now(), BERLIN), 8);
-  while (isoWeekday(date) !== 1) date = addDays(date, 1);
-  return date;
-}
-const MONDAY = nextMonday();
+const MONDAY = mondayAhead(BERLIN);
 const berlin = (minute: number, date = MONDAY) => new Date(epochAt(date, minute, BERLIN)).toISOString();
 const H = 60;
 
@@ -37,9 +31,13 @@ describe('GET /public/{username}/{slug}', () => {
     const host = await berlinHost({ description: 'A first talk', location: 'Video' });
     const res = await request(svc.base, 'GET', host.page);
     expect(res.status).toBe(200);
+    const mia = { name: 'Mia Weber', username: host.username, timeZone: BERLIN };
     expect(res.body).toEqual({
-      host: { name: 'Mia Weber', username: host.username, timeZone: BERLIN },
-      meetingType: { name: 'Intro call', slug: 'intro', durationMinutes: 30, description: 'A first talk', location: 'Video' },
+      host: mia, hosts: [mia],
+      meetingType: {
+        name: 'Intro call', slug: 'intro', durationMinutes: 30, durations: [30], seats: 1, requiresConfirmation: false, assignment: null,
+        description: 'A first talk', location: 'Video',
+      },
     });
     expect(res.headers.get('ratelimit-limit')).toBeTruthy();
   });
@@ -58,7 +56,7 @@ describe('GET /public/{username}/{slug}/slots', () => {
     const host = await berlinHost({ durationMinutes: 30 });
     const inBerlin = await slotsOf(svc.base, host, `?from=${MONDAY}&days=1&timeZone=${BERLIN}`);
     expect(inBerlin.map((s) => s.time)).toEqual(['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30']);
-    expect(inBerlin[0]).toEqual({ startsAt: berlin(9 * H), endsAt: berlin(9 * H + 30), date: MONDAY, time: '09:00' });
+    expect(inBerlin[0]).toEqual({ startsAt: berlin(9 * H), endsAt: berlin(9 * H + 30), date: MONDAY, time: '09:00', seatsLeft: 1 });
     const inTokyo = await request(svc.base, 'GET', `${host.page}/slots?from=${addDays(MONDAY, -1)}&days=3&timeZone=Asia/Tokyo`);
     expect(inTokyo.body.timeZone).toBe('Asia/Tokyo');
     expect(inTokyo.body.slots.map((s: { startsAt: string }) => s.startsAt)).toEqual(inBerlin.map((s) => s.startsAt));

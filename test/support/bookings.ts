@@ -1,4 +1,5 @@
 /** Helpers of the booking suites: a host with a meeting type open around the clock, slots, bookings. */
+import { addDays, isoWeekday, localDate } from '../../services/time/local-time';
 import { request, signUp, type ApiResponse, type Client } from './service';
 
 export const ALL_DAY_EVERY_DAY = [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, startMinute: 0, endMinute: 1440 }));
@@ -23,7 +24,7 @@ export async function hostWithType(base: string, type: Record<string, unknown> =
   return { client, username, type: res.body.meetingType, page: `/public/${username}/${res.body.meetingType.slug}` };
 }
 
-export async function slotsOf(base: string, host: Host, query = ''): Promise<Array<{ startsAt: string; endsAt: string; date: string; time: string }>> {
+export async function slotsOf(base: string, host: Host, query = ''): Promise<Array<{ startsAt: string; endsAt: string; date: string; time: string; seatsLeft: number }>> {
   const res = await request(base, 'GET', `${host.page}/slots${query}`);
   if (res.status !== 200) throw new Error(`slots: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.slots;
@@ -43,3 +44,10 @@ export async function booked(base: string, host: Host, startsAt: string, extra: 
 }
 
 export const asGuest = (token: string) => ({ 'X-Booking-Token': token });
+
+/** A Monday at least 8 days ahead in `timeZone` (clear of notice and of today). */
+export function mondayAhead(timeZone: string): string {
+  let date = addDays(localDate(Date.now(), timeZone), 8);
+  while (isoWeekday(date) !== 1) date = addDays(date, 1);
+  return date;
+}

@@ -5,40 +5,9 @@
  */
 import type { Booking } from '../../contracts/bookings';
 import type { Event } from '../../contracts/events';
-import type { BookingCommand } from '../../write-api/schedule/booking.rules';
 import { scheduleDecider, type ScheduleCommand } from '../../write-api/schedule/schedule.decider';
+import { after, ask, at, bookSlot, CAL, CAL2, history, HOST, NOW, OTHER, SPACE, TYPE } from '../support/booking-schedule';
 import { given } from '../support/given';
-
-const HOST = '11111111-1111-4111-8111-111111111111';
-const OTHER = '22222222-2222-4222-8222-222222222222';
-const SPACE = '33333333-3333-4333-8333-333333333333';
-const CAL = '44444444-4444-4444-8444-444444444444';
-const CAL2 = '55555555-5555-4555-8555-555555555555';
-const TYPE = '66666666-6666-4666-8666-666666666666';
-const NOW = '2026-11-22T00:00:00.000Z';
-const at = (hhmm: string) => `2026-12-01T${hhmm}:00.000Z`;
-
-const history = [
-  { type: 'space.created' as const, data: { space: { id: SPACE, name: 'Home', kind: 'personal' as const, ownerId: HOST, createdAt: NOW, updatedAt: NOW, deletedAt: null } } },
-  ...[CAL, CAL2].map((id) => ({
-    type: 'calendar.created' as const,
-    data: { calendar: { id, spaceId: SPACE, name: 'Cal', color: '#112233', isDefault: id === CAL, createdAt: NOW, updatedAt: NOW, deletedAt: null } },
-  })),
-];
-
-const noBuffers = { beforeMinutes: 0, afterMinutes: 0 };
-
-function bookSlot(id: string, start: string, end: string, overrides: Partial<Extract<BookingCommand, { type: 'BookSlot' }>> = {}): ScheduleCommand {
-  return {
-    type: 'BookSlot',
-    booking: {
-      id, meetingTypeId: TYPE, meetingTypeName: 'Intro call', hostId: HOST, calendarId: CAL, eventId: `event-${id}`,
-      startsAt: start, endsAt: end, timeZone: 'Europe/Berlin', guest: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Lisbon' },
-      note: 'Hello', location: 'Video',
-    },
-    title: 'Intro call with Ana', buffers: noBuffers, reminders: [], tokenHash: `hash-${id}`, now: NOW, ...overrides,
-  };
-}
 
 /** The events a successful booking appended, to use as history. */
 const booked = (id: string, start: string, end: string) => scheduleDecider.decide(bookSlot(id, start, end), history.reduce(scheduleDecider.evolve, scheduleDecider.initialState()));
@@ -82,7 +51,7 @@ describe('booking a slot', () => {
   });
 
   it('keeps the type\'s buffers free around the meeting', () => {
-    const withBuffers = (start: string, end: string) => bookSlot('b1', start, end, { buffers: { beforeMinutes: 15, afterMinutes: 10 } });
+    const withBuffers = (start: string, end: string) => bookSlot('b1', start, end, { ask: ask({ buffers: { beforeMinutes: 15, afterMinutes: 10 } }) });
     const busy = [...history, busyEvent('e1', at('10:00'), at('11:00'))];
     given(scheduleDecider, busy).when(withBuffers(at('11:00'), at('11:30'))).thenThrows('slot_taken'); // needs 10:45-11:00 free
     given(scheduleDecider, busy).when(withBuffers(at('11:15'), at('11:45'))).then([{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
@@ -121,7 +90,7 @@ describe('booking a slot', () => {
 describe('moving and cancelling', () => {
   const withBooking = () => [...history, ...booked('b1', at('09:00'), at('09:30'))] as never;
   const move = (actor: typeof host | ReturnType<typeof guest>, start: string, end: string): ScheduleCommand => ({
-    type: 'RescheduleBooking', bookingId: 'b1', actor, startsAt: start, endsAt: end, buffers: noBuffers, now: NOW,
+    type: 'RescheduleBooking', bookingId: 'b1', actor, startsAt: start, endsAt: end, ask: ask(), newEventId: 'event-b1-moved', now: NOW,
   });
   const cancel = (actor: typeof host | ReturnType<typeof guest>): ScheduleCommand => ({ type: 'CancelBooking', bookingId: 'b1', actor, now: NOW });
 
@@ -159,5 +128,70 @@ describe('moving and cancelling', () => {
       { type: 'event.cancelled', data: { id: 'event-b1' } as never },
       { type: 'booking.cancelled', data: { id: 'b1', cancelledBy: 'host' } as never },
     ]);
+  });
+});
+
+describe('seats, limits and the host\'s answer', () => {
+  const seated = (n: number) => ask({ seats: n });
+  const seat = (id: string, email: string, seats = 2): ScheduleCommand => ({
+    ...bookSlot(id, at('09:00'), at('09:30'), { ask: seated(seats) }),
+    booking: { ...(bookSlot(id, at('09:00'), at('09:30')) as { booking: object }).booking, guest: { name: email, email, timeZone: 'UTC' } },
+  } as ScheduleCommand);
+  const decided = after;
+
+  it('seats a second guest in the slot\'s event (event.updated, one more attendee), and refuses once the seats are gone', () => {
+    const [joined, booking] = given(scheduleDecider, decided([seat('b1', 'a@example.com')])).when(seat('b2', 'b@example.com')).then([
+      { type: 'event.updated', data: { id: 'event-b1', version: 2 } as never },
+      { type: 'booking.created', data: { id: 'b2', eventId: 'event-b1' } as never },
+      { type: 'booking.token_issued' },
+    ]);
+    expect((joined.data as Event).attendees.map((a) => a.email)).toEqual(['a@example.com', 'b@example.com']);
+    expect(booking.type).toBe('booking.created');
+    const full = given(scheduleDecider, decided([seat('b1', 'a@example.com'), seat('b2', 'b@example.com')])).when(seat('b3', 'c@example.com')).thenThrows('slot_taken');
+    expect(full.details).toEqual({ seats: 2 });
+  });
+
+  it('lets a guest leave a shared event (event.updated without them); the last one out cancels it', () => {
+    const two = decided([seat('b1', 'a@example.com'), seat('b2', 'b@example.com')]);
+    const [left] = given(scheduleDecider, two).when({ type: 'CancelBooking', bookingId: 'b2', actor: guest('b2'), now: NOW })
+      .then([{ type: 'event.updated', data: { id: 'event-b1' } as never }, { type: 'booking.cancelled', data: { id: 'b2' } as never }]);
+    expect((left.data as Event).attendees.map((a) => a.email)).toEqual(['a@example.com']);
+    const one = decided([seat('b1', 'a@example.com'), seat('b2', 'b@example.com'), { type: 'CancelBooking', bookingId: 'b2', actor: guest('b2'), now: NOW }]);
+    given(scheduleDecider, one).when({ type: 'CancelBooking', bookingId: 'b1', actor: host, now: NOW })
+      .then([{ type: 'event.cancelled', data: { id: 'event-b1', status: 'cancelled' } as never }, { type: 'booking.cancelled' }]);
+  });
+
+  it('refuses a new meeting over a limit (slot_unavailable day_limit); a seat in an existing meeting adds none', () => {
+    const day = [{ reason: 'day_limit' as const, from: at('00:00'), to: '2026-12-02T00:00:00.000Z', max: 1 }];
+    const limited = (id: string, start: string, end: string, seats = 1) => bookSlot(id, start, end, { ask: ask({ quotas: day, seats }) });
+    const err = given(scheduleDecider, decided([limited('b1', at('09:00'), at('09:30'))])).when(limited('b2', at('11:00'), at('11:30'))).thenThrows('slot_unavailable');
+    expect(err.details).toEqual({ reason: 'day_limit' });
+    const nextDay = [{ reason: 'day_limit' as const, from: '2026-12-02T00:00:00.000Z', to: '2026-12-03T00:00:00.000Z', max: 1 }];
+    given(scheduleDecider, decided([limited('b1', at('09:00'), at('09:30'))]))
+      .when(bookSlot('b2', '2026-12-02T09:00:00.000Z', '2026-12-02T09:30:00.000Z', { ask: ask({ quotas: nextDay }) }))
+      .then([{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
+    given(scheduleDecider, decided([limited('b1', at('09:00'), at('09:30'), 3)])).when(limited('b2', at('09:00'), at('09:30'), 3))
+      .then([{ type: 'event.updated' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
+    // A cancelled booking frees its place.
+    given(scheduleDecider, decided([limited('b1', at('09:00'), at('09:30')), { type: 'CancelBooking', bookingId: 'b1', actor: host, now: NOW }]))
+      .when(limited('b2', at('11:00'), at('11:30'))).then([{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
+  });
+
+  it('books `pending` when the type asks the host; confirm and decline answer it once', () => {
+    const pending = decided([bookSlot('b1', at('09:00'), at('09:30'), { requiresConfirmation: true })]);
+    expect((pending.find((e: { type: string }) => e.type === 'booking.created') as unknown as { data: Booking }).data.status).toBe('pending');
+    const answer = (a: 'confirm' | 'decline', actor: typeof host | ReturnType<typeof guest> = host): ScheduleCommand => ({ type: 'AnswerBooking', bookingId: 'b1', actor, answer: a, now: NOW });
+    const [confirmed] = given(scheduleDecider, pending).when(answer('confirm')).then([{ type: 'booking.confirmed', data: { status: 'confirmed', version: 2 } as never }]);
+    given(scheduleDecider, [...pending, confirmed] as never).when(answer('confirm')).then([]);
+    given(scheduleDecider, [...pending, confirmed] as never).when(answer('decline')).thenThrows('booking_not_pending');
+    const declined = given(scheduleDecider, pending).when(answer('decline')).then([
+      { type: 'event.cancelled', data: { id: 'event-b1' } as never }, { type: 'booking.declined', data: { status: 'declined', cancelledBy: 'host' } as never },
+    ]);
+    given(scheduleDecider, [...pending, ...declined] as never).when(answer('confirm')).thenThrows('booking_not_pending');
+    given(scheduleDecider, [...pending, ...declined] as never).when(answer('decline')).then([]);
+    // A declined booking's time is free again.
+    given(scheduleDecider, [...pending, ...declined] as never).when(bookSlot('b2', at('09:00'), at('09:30')))
+      .then([{ type: 'event.created' }, { type: 'booking.created' }, { type: 'booking.token_issued' }]);
+    given(scheduleDecider, pending).when(answer('confirm', { kind: 'host', userId: OTHER })).thenThrows('not_found');
   });
 });

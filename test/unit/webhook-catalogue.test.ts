@@ -70,7 +70,8 @@ describe('webhook catalogue', () => {
       'event.created', 'event.updated', 'event.cancelled', 'event.occurrence.changed', 'event.occurrence.cancelled',
       'routine.created', 'routine.updated', 'routine.deleted', 'routine.period.completed', 'routine.period.skipped',
       'task.created', 'task.updated', 'task.completed', 'task.assigned', 'task.due_changed', 'task.deleted',
-      'booking.created', 'booking.rescheduled', 'booking.cancelled',
+      // A declined booking request is delivered as booking.cancelled (its status says declined).
+      'booking.created', 'booking.rescheduled', 'booking.cancelled', 'booking.declined',
       'messaging.received', 'payments.event', 'form.submitted',
     ]);
   });

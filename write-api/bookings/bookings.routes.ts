@@ -1,140 +1,111 @@
 /**
- * Booking, moving and cancelling: the route checks the time against the meeting type with the availability engine,
- * then the host's Space schedule decides (booking.rules.ts), so a slot is taken once and the calendar event changes
- * with the booking.
+ * Booking, moving, cancelling and answering over HTTP: the guest with the manage token, the hosts and the type's
+ * owner with bookings:write. What is decided where: booking-flow.ts.
  */
 import {
-  bookingOperations, publicBookingOperations, type Booking, type MeetingType, type PublicBookingBody, type RescheduleBody,
+  bookingOperations, publicBookingOperations, type Booking, type PublicBookingBody, type RescheduleBody,
 } from '../../contracts/bookings';
 import { findOperation } from '../../contracts/operation';
-import { defaultRemindersOf } from '../../contracts/reminders';
 import { guestBookingOf, guestView, meetingTypeOf, publicType, storedBooking, type StoredBooking } from '../../read-api/bookings/bookings.queries';
-import { hostFor, requireSlot } from '../../read-api/bookings/slots';
+import { lengthFor } from '../../read-api/bookings/slots';
 import { readModelSources } from '../../read-api/availability/sources';
 import { routineBlocks } from '../../read-api/routines/routines.queries';
-import { SCHEDULE } from '../../projections/schedule.projection';
 import type { AppContext } from '../../services/app-context';
-import { decided, type Handled } from '../../services/commands/command-handler';
+import { decided } from '../../services/commands/command-handler';
 import { notFound } from '../../services/errors';
 import { route, type Input } from '../../services/http/route';
 import { deterministicUuid } from '../../services/ids';
-import { lookupCaughtUp } from '../schedule/locate';
-import { bookingCancelled, type BookingActor, type BookingCommand, type BookingEvent, type Buffers } from '../schedule/booking.rules';
-import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
 import { manageTokenFor, manageTokenHash, tokenMatches, tokenOf } from '../../services/rules/manage-token';
+import { lookupCaughtUp } from '../schedule/locate';
+import type { BookingActor } from '../schedule/booking.rules';
+import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
+import { bookingFlow, type Step } from './booking-flow';
+import { targetOf } from './booking-steps';
 
 type AnyInput = Input<unknown, unknown, unknown>;
 type IdParams = { id: string };
 type PageParams = { username: string; slug: string };
 
-const buffersOf = (type: MeetingType): Buffers => ({ beforeMinutes: type.bufferBeforeMinutes, afterMinutes: type.bufferAfterMinutes });
-const iso = (ms: number) => new Date(ms).toISOString();
+const stepOf = (input: AnyInput): Step => ({ userId: input.principal?.userId ?? null, commandId: input.commandId, correlationId: input.requestId });
 
 export function bookingsWriteRoutes(app: AppContext) {
-  const sources = readModelSources(app.readModels, routineBlocks);
+  const inputs = { sources: readModelSources(app.readModels, routineBlocks), models: app.readModels };
+  const flow = bookingFlow(app, inputs);
 
-  const run = (input: AnyInput, spaceId: string, command: BookingCommand) =>
-    app.commands.handle(scheduleStream(spaceId), scheduleDecider, command, {
-      userId: input.principal?.userId ?? null, commandId: input.commandId, correlationId: input.requestId, spaceId,
-    });
-
-  /** The booking a command's result leaves (a cancellation of a cancelled booking decides nothing). */
-  const bookingAfter = async (result: Handled<{ type: string; data: unknown }>, spaceId: string, id: string): Promise<Booking> => {
-    const last = [...result.events].reverse().find((e) => e.type.startsWith('booking.')) as BookingEvent | undefined;
-    if (last?.type === 'booking.rescheduled') return last.data.data;
-    if (last?.type === 'booking.cancelled') return last.data;
-    return (await app.commands.load(scheduleStream(spaceId), scheduleDecider)).state.bookings.get(id)!.booking;
-  };
-
-  const locate = async (id: string, allowed: (stored: StoredBooking) => boolean): Promise<Booking> => {
+  const locate = async (id: string, allowed: (stored: StoredBooking) => boolean) => {
     const stored = await lookupCaughtUp(app, () => storedBooking(app.readModels, id));
-    if (!stored || !allowed(stored)) throw notFound('Booking');
-    return stored.booking;
+    const type = stored && allowed(stored) ? await meetingTypeOf(app.readModels, stored.booking) : null;
+    if (!stored || !type) throw notFound('Booking');
+    return { booking: stored.booking, type };
   };
-  const asHost = (input: AnyInput, id: string) =>
-    locate(id, (s) => s.booking.hostId === input.principal!.userId).then((booking) => ({ booking, actor: { kind: 'host', userId: input.principal!.userId } as BookingActor }));
-  const asGuest = (input: AnyInput, id: string) => {
+  const asHost = async (input: AnyInput, id: string) => {
+    const userId = input.principal!.userId;
+    const found = await locate(id, (s) => s.booking.ownerId === userId || s.booking.hostIds.includes(userId));
+    return { ...found, actor: { kind: 'host', userId } as BookingActor };
+  };
+  const asGuest = async (input: AnyInput, id: string) => {
     const token = tokenOf(input.header);
-    return locate(id, (s) => tokenMatches(token, s.tokenHash)).then((booking) => ({ booking, actor: { kind: 'guest', tokenHash: manageTokenHash(token) } as BookingActor }));
+    const found = await locate(id, (s) => tokenMatches(token, s.tokenHash));
+    return { ...found, actor: { kind: 'guest', tokenHash: manageTokenHash(token) } as BookingActor };
   };
 
-  const reschedule = async (input: AnyInput, booking: Booking, actor: BookingActor, startsAt: string) => {
-    if (booking.status === 'cancelled') throw bookingCancelled();
-    const type = await meetingTypeOf(app.readModels, booking);
-    if (!type) throw notFound('Booking');
-    const now = Date.now();
-    const start = Date.parse(startsAt);
-    const end = await requireSlot(sources, await hostFor(sources, booking.hostId), type, start, now, booking.eventId);
-    const result = await run(input, booking.spaceId, {
-      type: 'RescheduleBooking', bookingId: booking.id, actor, startsAt: iso(start), endsAt: iso(end), buffers: buffersOf(type), now: iso(now),
-    });
-    return { booking: await bookingAfter(result, booking.spaceId, booking.id), position: result.position };
+  /** The booking as a host sees it: a collective booking's other hosts with their own event of it. */
+  const seenBy = async (booking: Booking, userId: string): Promise<Booking> => {
+    if (booking.hostId === userId || !booking.hostIds.includes(userId)) return booking;
+    const target = await targetOf(app, { ownerId: booking.ownerId, calendarId: null }, userId);
+    const part = (await app.commands.load(scheduleStream(target.spaceId), scheduleDecider)).state.parts.get(booking.id);
+    return part ? { ...booking, eventId: part.eventId, calendarId: part.calendarId, spaceId: part.spaceId } : booking;
   };
 
-  const cancel = async (input: AnyInput, booking: Booking, actor: BookingActor) => {
-    const result = await run(input, booking.spaceId, { type: 'CancelBooking', bookingId: booking.id, actor, now: new Date().toISOString() });
-    return { booking: await bookingAfter(result, booking.spaceId, booking.id), position: result.position };
-  };
-
-  const forGuest = async (status: number, changed: { booking: Booking; position: number | null }) => ({
-    status, body: { booking: await guestView(app.readModels, changed.booking) }, position: changed.position,
+  const forGuest = async (changed: { booking: Booking; position: number | null }) => ({
+    status: 200, body: { booking: await guestView(app.readModels, changed.booking) }, position: changed.position,
   });
+  const forHost = async (input: AnyInput, changed: { booking: Booking; position: number | null }) => ({
+    status: 200, body: { booking: await seenBy(changed.booking, input.principal!.userId) }, position: changed.position,
+  });
+
+  const now = () => new Date().toISOString();
 
   return [
     route<PublicBookingBody, unknown, PageParams>(findOperation(publicBookingOperations, 'post', '/public/{username}/{slug}/bookings'), async (input) => {
-      const page = await publicType(app.readModels, input.params.username, input.params.slug);
-      const { host, type } = page;
+      const { host: owner, type, hosts } = await publicType(app.readModels, input.params.username, input.params.slug);
       const b = input.body;
-      const now = Date.now();
-      const start = Date.parse(b.startsAt);
-      const end = await requireSlot(sources, await hostFor(sources, host.id), type, start, now);
-      const calendarId = type.calendarId ?? host.defaultCalendarId;
-      const calendar = await lookupCaughtUp(app, async () => (await app.readModels.docs(SCHEDULE))('calendars').get(calendarId));
-      if (!calendar) throw notFound('Calendar');
       const bookingId = deterministicUuid(input.commandId, 'booking');
       const manageToken = manageTokenFor(app.serverKeys.current, bookingId);
-      const result = await run(input, calendar.spaceId as string, {
-        type: 'BookSlot',
-        booking: {
-          id: bookingId, meetingTypeId: type.id, meetingTypeName: type.name, hostId: host.id, calendarId,
-          eventId: deterministicUuid(input.commandId, 'booking-event'), startsAt: iso(start), endsAt: iso(end), timeZone: host.timeZone,
-          guest: { name: b.guest.name, email: b.guest.email, timeZone: b.timeZone ?? host.timeZone }, note: b.note ?? null,
-          location: type.location,
-        },
-        title: `${type.name} with ${b.guest.name}`,
-        buffers: buffersOf(type),
-        reminders: defaultRemindersOf(host.preferences),
-        tokenHash: manageTokenHash(manageToken),
-        now: iso(now),
-      });
+      const result = await flow.book(type, hosts.map((h) => h.id), {
+        bookingId, startsAt: Date.parse(b.startsAt), durationMinutes: lengthFor(type, b.durationMinutes, 'body.durationMinutes'),
+        guest: { name: b.guest.name, email: b.guest.email, timeZone: b.timeZone ?? owner.timeZone }, note: b.note ?? null,
+        tokenHash: manageTokenHash(manageToken), now: Date.now(),
+      }, stepOf(input));
       const booking = decided(result.events, 'booking.created') as Booking;
-      return {
-        status: 201,
-        body: { booking: guestBookingOf(booking, page), manageToken },
-        position: result.position,
-      };
+      return { status: 201, body: { booking: guestBookingOf(booking, type, hosts.filter((h) => booking.hostIds.includes(h.id))), manageToken }, position: result.position };
     }),
 
     route<unknown, unknown, IdParams>(findOperation(publicBookingOperations, 'post', '/public/bookings/{id}/cancel'), async (input) => {
-      const { booking, actor } = await asGuest(input, input.params.id);
-      return forGuest(200, await cancel(input, booking, actor));
+      const { booking, type, actor } = await asGuest(input, input.params.id);
+      return forGuest(await flow.onBooking(booking, type, { type: 'CancelBooking', bookingId: booking.id, actor, now: now() }, stepOf(input)));
     }),
 
     route<RescheduleBody, unknown, IdParams>(findOperation(publicBookingOperations, 'post', '/public/bookings/{id}/reschedule'), async (input) => {
-      const { booking, actor } = await asGuest(input, input.params.id);
-      return forGuest(200, await reschedule(input, booking, actor, input.body.startsAt));
+      const { booking, type, actor } = await asGuest(input, input.params.id);
+      return forGuest(await flow.reschedule(booking, type, actor, Date.parse(input.body.startsAt), stepOf(input)));
     }),
 
     route<unknown, unknown, IdParams>(findOperation(bookingOperations, 'post', '/bookings/{id}/cancel'), async (input) => {
-      const { booking, actor } = await asHost(input, input.params.id);
-      const changed = await cancel(input, booking, actor);
-      return { status: 200, body: { booking: changed.booking }, position: changed.position };
+      const { booking, type, actor } = await asHost(input, input.params.id);
+      return forHost(input, await flow.onBooking(booking, type, { type: 'CancelBooking', bookingId: booking.id, actor, now: now() }, stepOf(input)));
     }),
 
     route<RescheduleBody, unknown, IdParams>(findOperation(bookingOperations, 'post', '/bookings/{id}/reschedule'), async (input) => {
-      const { booking, actor } = await asHost(input, input.params.id);
-      const changed = await reschedule(input, booking, actor, input.body.startsAt);
-      return { status: 200, body: { booking: changed.booking }, position: changed.position };
+      const { booking, type, actor } = await asHost(input, input.params.id);
+      return forHost(input, await flow.reschedule(booking, type, actor, Date.parse(input.body.startsAt), stepOf(input)));
     }),
+
+    ...(['confirm', 'decline'] as const).map((answer) =>
+      route<unknown, unknown, IdParams>(findOperation(bookingOperations, 'post', `/bookings/{id}/${answer}`), async (input) => {
+        const { booking, type, actor } = await asHost(input, input.params.id);
+        const command = { type: 'AnswerBooking' as const, bookingId: booking.id, actor, answer, now: now() };
+        return forHost(input, await flow.onBooking(booking, type, command, stepOf(input)));
+      })),
   ];
 }

@@ -1,46 +1,58 @@
 /**
  * Bookings in the Space schedule: a booking and its calendar event are decided together, so the schedule's view of
- * busy time decides whether a slot is still free (of concurrent bookings of one slot exactly one wins), and a move
- * or cancellation changes the event in the same append.
+ * busy time decides whether a slot is still free (of concurrent bookings of one slot exactly one wins; of a slot with
+ * seats, as many as it has), the limits per day and week hold, and a move, a cancellation or the host's answer
+ * changes the event in the same append.
  *
- * Whether a time is a slot of the meeting type at all (hours, notice, alignment, busy time in the host's other
- * Spaces and routines) is checked by the route with the availability engine before the command; the schedule
- * re-checks what can change between that read and the append: busy events of this Space, with the type's buffers.
+ * Whether a time is a slot of the meeting type at all (hours, date overrides, notice, alignment, busy time in the
+ * host's other Spaces and routines) is checked by the route with the availability engine before the command; the
+ * schedule re-checks what can change between that read and the append. A collective booking is decided here in its
+ * first host's schedule, after holds in every host's (booking-parts.rules.ts).
  */
-import type { Booking } from '../../contracts/bookings';
+import { isLive, type Booking } from '../../contracts/bookings';
 import type { Event } from '../../contracts/events';
 import { conflict, notFound } from '../../services/errors';
-import { occurrences } from '../../services/time/recurrence';
-import { isBusy, type ScheduleIndex } from './conflicts';
+import type { BookingIndex } from './booking-index';
+import type { PartsView } from './booking-parts.rules';
+import {
+  joined, left, newBookingEvent, relocation, requireNewMeeting, seatEvent, type EventChange, type SlotAsk, type SlotView,
+} from './booking-slot';
 
-export const bookingCancelled = () => conflict('booking_cancelled', 'A cancelled booking cannot move');
+export const bookingCancelled = () => conflict('booking_cancelled', 'A cancelled or declined booking cannot move');
 
-/** Who asks: the host (by user id) or the guest (by the hash of the manage token). */
+/** Who asks: a host (by user id: one of the booking's hosts or the type's owner) or the guest (by the hash of the manage token). */
 export type BookingActor = { kind: 'host'; userId: string } | { kind: 'guest'; tokenHash: string };
 
-export interface Buffers {
-  beforeMinutes: number;
-  afterMinutes: number;
+export type NewBooking = Omit<Booking, 'spaceId' | 'status' | 'cancelledBy' | 'createdAt' | 'updatedAt' | 'version'>;
+
+/** The calendar event's fields that do not follow from the booking. */
+export interface EventDetails {
+  title: string;
+  description: string | null;
+  reminders: Event['reminders'];
 }
 
 export type BookingCommand =
   | {
       type: 'BookSlot';
-      booking: Omit<Booking, 'spaceId' | 'status' | 'cancelledBy' | 'createdAt' | 'updatedAt' | 'version'>;
-      /** The calendar event's fields that do not follow from the booking. */
-      title: string;
-      buffers: Buffers;
-      /** The host's default reminders. */
-      reminders: Event['reminders'];
+      booking: NewBooking;
+      event: EventDetails;
+      ask: SlotAsk;
+      /** The booking is `pending` until a host answers. */
+      requiresConfirmation: boolean;
       tokenHash: string;
       now: string;
     }
-  | { type: 'RescheduleBooking'; bookingId: string; actor: BookingActor; startsAt: string; endsAt: string; buffers: Buffers; now: string }
-  | { type: 'CancelBooking'; bookingId: string; actor: BookingActor; now: string };
+  /** `newEventId`: the event to make when the booking cannot take its own along (it shares a slot's event with other guests). */
+  | { type: 'RescheduleBooking'; bookingId: string; actor: BookingActor; startsAt: string; endsAt: string; ask: SlotAsk; newEventId: string; now: string }
+  | { type: 'CancelBooking'; bookingId: string; actor: BookingActor; now: string }
+  | { type: 'AnswerBooking'; bookingId: string; actor: BookingActor; answer: 'confirm' | 'decline'; now: string };
+
+type BookingChange = { type: 'booking.created' | 'booking.cancelled' | 'booking.confirmed' | 'booking.declined'; data: Booking };
 
 export type BookingEvent =
-  | { type: 'event.created' | 'event.updated' | 'event.cancelled'; data: Event }
-  | { type: 'booking.created' | 'booking.cancelled'; data: Booking }
+  | EventChange
+  | BookingChange
   | { type: 'booking.rescheduled'; data: { data: Booking; previous: { startsAt: string; endsAt: string } } }
   | { type: 'booking.token_issued'; data: { bookingId: string; hostId: string; tokenHash: string } };
 
@@ -50,118 +62,118 @@ export interface BookingRecord {
 }
 
 /** What the booking rules need of the schedule. */
-export interface BookingView {
+export interface BookingView extends SlotView, PartsView {
   space: { id: string; ownerId: string } | null;
   calendars: ReadonlyMap<string, unknown>;
-  events: ReadonlyMap<string, Event>;
-  index: ScheduleIndex;
+  bookingIndex: BookingIndex;
   bookings: Map<string, BookingRecord>;
-  /** Event id -> the booking that put it there. */
-  bookingByEvent: Map<string, string>;
+  /** Event id -> the bookings that were ever on it. */
+  bookingsByEvent: Map<string, Set<string>>;
 }
 
-const MINUTE = 60_000;
+const mayHost = (booking: Pick<Booking, 'hostIds' | 'ownerId'>, userId: string) => booking.ownerId === userId || booking.hostIds.includes(userId);
 
-/** Busy events of the Space (any calendar: the host is one person) within the buffers around [start, end). */
-export function busyAround(view: BookingView, start: number, end: number, buffers: Buffers, ignoreEventId: string | null) {
-  const from = start - buffers.beforeMinutes * MINUTE;
-  const to = end + buffers.afterMinutes * MINUTE;
-  const found: Array<{ id: string; startsAt: string; endsAt: string }> = [];
-  for (const other of view.index.near(from, to)) {
-    if (other.id === ignoreEventId) continue;
-    const hit = occurrences(other, from, to).find((o) => isBusy(other, o) && o.start < to && o.end > from);
-    if (hit) found.push({ id: other.id, startsAt: new Date(hit.start).toISOString(), endsAt: new Date(hit.end).toISOString() });
-  }
-  return found;
-}
-
-function requireFree(view: BookingView, startsAt: string, endsAt: string, buffers: Buffers, ignoreEventId: string | null): void {
-  const conflicts = busyAround(view, Date.parse(startsAt), Date.parse(endsAt), buffers, ignoreEventId);
-  if (conflicts.length) throw conflict('slot_taken', 'That time is no longer free', { conflicts });
-}
-
-/** The booking if the actor may change it: its host, or the guest holding its token. Anyone else: 404. */
+/** The booking if the actor may change it: a host, the type's owner, or the guest holding its token. Anyone else: 404. */
 function requireBooking(view: BookingView, bookingId: string, actor: BookingActor): Booking {
   const record = view.bookings.get(bookingId);
-  const allowed = record && (actor.kind === 'host' ? record.booking.hostId === actor.userId : record.tokenHash === actor.tokenHash);
+  const allowed = record && (actor.kind === 'host' ? mayHost(record.booking, actor.userId) : record.tokenHash === actor.tokenHash);
   if (!record || !allowed) throw notFound('Booking');
   return record.booking;
 }
 
-const liveEvent = (view: BookingView, id: string | null) => {
-  const event = id ? view.events.get(id) : undefined;
-  return event && event.status === 'confirmed' ? event : null;
-};
+const notPending = (booking: Booking) => conflict('booking_not_pending', `The booking is ${booking.status}`, { status: booking.status });
 
-export function decideBooking(command: BookingCommand, view: BookingView): BookingEvent[] {
-  switch (command.type) {
-    case 'BookSlot': {
-      const b = command.booking;
-      if (!view.space || view.space.ownerId !== b.hostId) throw notFound('Space');
-      if (!view.calendars.has(b.calendarId)) throw notFound('Calendar');
-      if (view.bookings.has(b.id) || (b.eventId && view.events.has(b.eventId))) throw conflict('duplicate_id', 'A booking with this id exists');
-      requireFree(view, b.startsAt, b.endsAt, command.buffers, null);
-      const { id, meetingTypeId, meetingTypeName, hostId, ...rest } = b;
-      const booking: Booking = {
-        id, meetingTypeId, meetingTypeName, hostId, spaceId: view.space.id, ...rest,
-        status: 'confirmed', cancelledBy: null, createdAt: command.now, updatedAt: command.now, version: 1,
+function book(command: Extract<BookingCommand, { type: 'BookSlot' }>, view: BookingView): BookingEvent[] {
+  const b = command.booking;
+  if (!view.space || view.space.ownerId !== b.hostId) throw notFound('Space');
+  if (!view.calendars.has(b.calendarId)) throw notFound('Calendar');
+  if (view.bookings.has(b.id) || (b.eventId && view.events.has(b.eventId))) throw conflict('duplicate_id', 'A booking with this id exists');
+  const now = Date.parse(command.now);
+  const seat = seatEvent(view, b.id, command.ask, b.startsAt, b.endsAt, now);
+  if (!seat) requireNewMeeting(view, b.id, command.ask, b.startsAt, b.endsAt, null, now);
+  const booking: Booking = {
+    ...b, spaceId: view.space.id, eventId: seat?.id ?? b.eventId, status: command.requiresConfirmation ? 'pending' : 'confirmed',
+    cancelledBy: null, createdAt: command.now, updatedAt: command.now, version: 1,
+  };
+  const event = seat
+    ? { type: 'event.updated' as const, data: joined(seat, b.guest, command.now) }
+    : {
+        type: 'event.created' as const,
+        data: newBookingEvent({
+          id: b.eventId!, spaceId: view.space.id, calendarId: b.calendarId, ...command.event, location: b.location, startsAt: b.startsAt,
+          endsAt: b.endsAt, timeZone: b.timeZone, createdBy: b.hostId,
+        }, b.guest, command.now),
       };
-      const event: Event = {
-        id: b.eventId!, spaceId: view.space.id, calendarId: b.calendarId, title: command.title, description: b.note,
-        location: b.location, meetingUrl: null, kind: 'meeting', startsAt: b.startsAt, endsAt: b.endsAt, timeZone: b.timeZone,
-        allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [],
-        attendees: [{ email: b.guest.email, name: b.guest.name, userId: null, response: 'yes' }], reminders: command.reminders,
-        allowOverlap: false, exceptions: [], status: 'confirmed', createdBy: b.hostId, createdAt: command.now, updatedAt: command.now, deletedAt: null, version: 1,
-      };
-      return [
-        { type: 'event.created', data: event },
-        { type: 'booking.created', data: booking },
-        { type: 'booking.token_issued', data: { bookingId: b.id, hostId: b.hostId, tokenHash: command.tokenHash } },
-      ];
-    }
-    case 'RescheduleBooking': {
-      const current = requireBooking(view, command.bookingId, command.actor);
-      if (current.status === 'cancelled') throw bookingCancelled();
-      requireFree(view, command.startsAt, command.endsAt, command.buffers, current.eventId);
-      const moved: Booking = {
-        ...current, startsAt: command.startsAt, endsAt: command.endsAt, updatedAt: command.now, version: current.version + 1,
-      };
-      const previous = { startsAt: current.startsAt, endsAt: current.endsAt };
-      const event = liveEvent(view, current.eventId);
-      return [
-        ...(event ? [{ type: 'event.updated' as const, data: { ...event, startsAt: moved.startsAt, endsAt: moved.endsAt, updatedAt: command.now, version: event.version + 1 } }] : []),
-        { type: 'booking.rescheduled', data: { data: moved, previous } },
-      ];
-    }
-    case 'CancelBooking': {
-      const current = requireBooking(view, command.bookingId, command.actor);
-      if (current.status === 'cancelled') return [];
-      return cancellation(view, current, command.actor.kind, command.now, true);
-    }
-  }
-}
-
-function cancellation(view: BookingView, current: Booking, by: 'guest' | 'host', now: string, withEvent: boolean): BookingEvent[] {
-  const cancelled: Booking = { ...current, status: 'cancelled', cancelledBy: by, updatedAt: now, version: current.version + 1 };
-  const event = withEvent ? liveEvent(view, current.eventId) : null;
   return [
-    ...(event ? [{ type: 'event.cancelled' as const, data: { ...event, status: 'cancelled' as const, updatedAt: now, deletedAt: now, version: event.version + 1 } }] : []),
-    { type: 'booking.cancelled', data: cancelled },
+    event,
+    { type: 'booking.created', data: booking },
+    { type: 'booking.token_issued', data: { bookingId: b.id, hostId: b.hostId, tokenHash: command.tokenHash } },
   ];
 }
 
-/** The host cancelled a booking's event in the calendar (DELETE /events/{id}): the booking is cancelled with it. */
-export function bookingOfCancelledEvent(view: BookingView, eventId: string, now: string): BookingEvent[] {
-  const bookingId = view.bookingByEvent.get(eventId);
-  const record = bookingId ? view.bookings.get(bookingId) : undefined;
-  if (!record || record.booking.status === 'cancelled') return [];
-  return cancellation(view, record.booking, 'host', now, false);
+function reschedule(command: Extract<BookingCommand, { type: 'RescheduleBooking' }>, view: BookingView): BookingEvent[] {
+  const current = requireBooking(view, command.bookingId, command.actor);
+  if (!isLive(current.status)) throw bookingCancelled();
+  const fresh = (from: Event | null): Event => newBookingEvent({
+    id: command.newEventId, spaceId: current.spaceId, calendarId: current.calendarId, title: from?.title ?? current.meetingTypeName,
+    description: from?.description ?? null, location: current.location, startsAt: command.startsAt, endsAt: command.endsAt,
+    timeZone: current.timeZone, reminders: from?.reminders ?? [], createdBy: current.hostId,
+  }, current.guest, command.now);
+  const { events, eventId } = relocation(view, current, command.ask, command.startsAt, command.endsAt, fresh, command.now, true);
+  const moved: Booking = {
+    ...current, eventId, startsAt: command.startsAt, endsAt: command.endsAt, updatedAt: command.now, version: current.version + 1,
+  };
+  return [...events, { type: 'booking.rescheduled', data: { data: moved, previous: { startsAt: current.startsAt, endsAt: current.endsAt } } }];
+}
+
+/** The booking leaving its event, as `status`; the event changes with it unless it is already gone (`withEvent` false). */
+function ended(view: BookingView, current: Booking, status: 'cancelled' | 'declined', by: 'guest' | 'host', now: string, withEvent: boolean): BookingEvent[] {
+  const data: Booking = { ...current, status, cancelledBy: by, updatedAt: now, version: current.version + 1 };
+  const event = withEvent ? left(view, current.eventId, current.guest, now) : null;
+  return [...(event ? [event] : []), { type: status === 'cancelled' ? 'booking.cancelled' : 'booking.declined', data }];
+}
+
+function answer(command: Extract<BookingCommand, { type: 'AnswerBooking' }>, view: BookingView): BookingEvent[] {
+  const current = requireBooking(view, command.bookingId, command.actor);
+  const wanted = command.answer === 'confirm' ? 'confirmed' : 'declined';
+  if (current.status === wanted) return [];
+  if (current.status !== 'pending') throw notPending(current);
+  if (command.answer === 'decline') return ended(view, current, 'declined', 'host', command.now, true);
+  return [{ type: 'booking.confirmed', data: { ...current, status: 'confirmed', updatedAt: command.now, version: current.version + 1 } }];
+}
+
+export function decideBooking(command: BookingCommand, view: BookingView): BookingEvent[] {
+  switch (command.type) {
+    case 'BookSlot':
+      return book(command, view);
+    case 'RescheduleBooking':
+      return reschedule(command, view);
+    case 'CancelBooking': {
+      const current = requireBooking(view, command.bookingId, command.actor);
+      if (!isLive(current.status)) return [];
+      return ended(view, current, 'cancelled', command.actor.kind, command.now, true);
+    }
+    case 'AnswerBooking':
+      return answer(command, view);
+  }
+}
+
+/** A host cancelled a booking's event in the calendar (DELETE /events/{id}): every live booking on it is cancelled with it. */
+export function bookingsOfCancelledEvent(view: BookingView, eventId: string, now: string): BookingEvent[] {
+  const out: BookingEvent[] = [];
+  for (const id of view.bookingsByEvent.get(eventId) ?? []) {
+    const record = view.bookings.get(id);
+    if (record && isLive(record.booking.status) && record.booking.eventId === eventId) out.push(...ended(view, record.booking, 'cancelled', 'host', now, false));
+  }
+  return out;
 }
 
 export function evolveBooking(view: BookingView, event: BookingEvent): void {
   switch (event.type) {
     case 'booking.created':
     case 'booking.cancelled':
+    case 'booking.confirmed':
+    case 'booking.declined':
       return remember(view, event.data);
     case 'booking.rescheduled':
       return remember(view, event.data.data);
@@ -175,6 +187,8 @@ export function evolveBooking(view: BookingView, event: BookingEvent): void {
 
 function remember(view: BookingView, booking: Booking): void {
   const record = view.bookings.get(booking.id);
+  view.bookingIndex.put(record?.booking, booking);
   view.bookings.set(booking.id, { booking, tokenHash: record?.tokenHash ?? null });
-  if (booking.eventId) view.bookingByEvent.set(booking.eventId, booking.id);
+  view.holds.delete(booking.id);
+  if (booking.eventId) view.bookingsByEvent.set(booking.eventId, (view.bookingsByEvent.get(booking.eventId) ?? new Set()).add(booking.id));
 }

@@ -8,8 +8,11 @@ import type { Event, EventFields } from '../../contracts/events';
 import type { Calendar, Space } from '../../contracts/spaces';
 import type { Decider } from '../../services/commands/decider';
 import { conflict, notFound, versionMismatch } from '../../services/errors';
+import type { BookingHeld, BookingPart } from '../../contracts/bookings';
+import { BookingIndex } from './booking-index';
+import { decidePart, evolvePart, partsOfCancelledEvent, type PartCommand, type PartEvent } from './booking-parts.rules';
 import {
-  bookingOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
+  bookingsOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
 } from './booking.rules';
 import { findConflicts, ScheduleIndex } from './conflicts';
 import {
@@ -26,9 +29,12 @@ export interface ScheduleState extends MemberView {
   events: Map<string, Event>;
   /** The live events arranged for conflict checks. */
   index: ScheduleIndex;
-  /** Bookings of the Space's calendars (booking.rules.ts). */
+  /** Bookings of the Space's calendars (booking.rules.ts), parts of collective bookings and holds (booking-parts.rules.ts). */
   bookings: Map<string, BookingRecord>;
-  bookingByEvent: Map<string, string>;
+  parts: Map<string, BookingPart>;
+  holds: Map<string, BookingHeld>;
+  bookingIndex: BookingIndex;
+  bookingsByEvent: Map<string, Set<string>>;
 }
 
 export type ScheduleCommand =
@@ -49,12 +55,14 @@ export type ScheduleCommand =
   | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string }
   | OccurrenceCommand
   | BookingCommand
+  | PartCommand
   | MemberCommand;
 
 type ScheduleEvent =
   | Extract<DomainEvent, { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }>
   | OccurrenceEvent
   | BookingEvent
+  | PartEvent
   | MemberEvent;
 
 /** The Space, when the user may write on `calendarId` (404 Calendar, or 403 for a reader, otherwise). */
@@ -96,8 +104,8 @@ function spaceConflicts(state: ScheduleState, candidates: Event[], now: string) 
 
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
   initialState: () => ({
-    space: null, calendars: new Map(), events: new Map(), index: new ScheduleIndex(), bookings: new Map(), bookingByEvent: new Map(),
-    calendarMembers: new Map(), spaceMembers: new Map(),
+    space: null, calendars: new Map(), events: new Map(), index: new ScheduleIndex(), bookings: new Map(), parts: new Map(),
+    holds: new Map(), bookingIndex: new BookingIndex(), bookingsByEvent: new Map(), calendarMembers: new Map(), spaceMembers: new Map(),
   }),
 
   decide(command, state) {
@@ -148,7 +156,9 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
           deletedAt: command.now,
           version: current.version + 1,
         };
-        return [{ type: 'event.cancelled', data: cancelled }, ...bookingOfCancelledEvent(state, current.id, command.now)];
+        return [
+          { type: 'event.cancelled', data: cancelled }, ...bookingsOfCancelledEvent(state, current.id, command.now), ...partsOfCancelledEvent(state, current.id),
+        ];
       }
       case 'AnswerInvitation': {
         const current = state.events.get(command.eventId);
@@ -168,7 +178,12 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'BookSlot':
       case 'RescheduleBooking':
       case 'CancelBooking':
+      case 'AnswerBooking':
         return decideBooking(command, state);
+      case 'HoldSlot':
+      case 'ReleaseHold':
+      case 'SyncPart':
+        return decidePart(command, state);
       case 'ShareCalendar':
       case 'UnshareCalendar':
       case 'AddSpaceMember':
@@ -197,6 +212,11 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         state.index.put(event.data.series);
         break;
       }
+      case 'booking.held':
+      case 'booking.hold_released':
+      case 'booking.part_changed':
+        evolvePart(state, event);
+        break;
       case 'calendar.member.added':
       case 'calendar.member.removed':
       case 'space.member.added':

@@ -38,6 +38,11 @@ button.day[aria-current=date] { text-decoration: underline; text-underline-offse
 #slots { list-style: none; margin: 0.5rem 0 0; padding: 0.25rem; display: grid; gap: 0.5rem;
   grid-template-columns: repeat(auto-fill, minmax(6.5rem, 1fr)); max-height: 24.5rem; overflow-y: auto; }
 #slots button { width: 100%; }
+#slots .seats { display: block; font-size: 0.8rem; line-height: 1.2; color: #555; }
+.lengths { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin-bottom: 0.75rem; }
+.lengths h3 { margin-right: 0.25rem; }
+button.length[aria-pressed=true] { background: #0a58ca; color: #fff; }
+.notice { border-left: 4px solid #b58105; padding-left: 0.75rem; }
 button.slot:disabled { border-color: #ccc; color: #777; }
 /* Half a row shows below the box's edge: there are more times to scroll to. */
 @media (max-width: 30rem) { #slots { max-height: 18.5rem; } main { margin-top: 1rem; } }

@@ -40,8 +40,9 @@ ${main}
 }
 
 /** The month with its free days, then the chosen day's times (script/month.script.ts fills them in). */
-const picker = (title: string, hidden: boolean) => `<section id="pick" aria-labelledby="pick-title"${hidden ? ' hidden' : ''}>
+const picker = (title: string, hidden: boolean, lengths = '') => `<section id="pick" aria-labelledby="pick-title"${hidden ? ' hidden' : ''}>
 <h2 id="pick-title">${title}</h2>
+${lengths}
 <p class="zone"><label for="zone">Time zone</label> <select id="zone"></select></p>
 <div class="picker">
 <div class="month">
@@ -68,20 +69,42 @@ const confirmMove = `<section id="confirm-move" hidden tabindex="-1" aria-labell
 <p class="actions"><button type="button" id="confirm-move-yes" class="primary">Confirm</button> <button type="button" id="move-back">Back</button></p>
 </section>`;
 
+/** "Mia", "Ana and Bo", "Ana, Bo or Cy": the people a guest meets (a round-robin type gives them one of them). */
+export function hostNames(names: readonly string[], assignment: string | null): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} ${assignment === 'round_robin' ? 'or' : 'and'} ${names[names.length - 1]}`;
+}
+
+const minutes = (lengths: readonly number[]) => `${lengths.length > 1 ? `${lengths.slice(0, -1).join(', ')} or ` : ''}${lengths[lengths.length - 1]} minutes`;
+
+/** The lengths to choose from, as toggle buttons (the script keeps one pressed); none for a type of one length. */
+const lengthPicker = (lengths: readonly number[]) => lengths.length < 2 ? '' : `<div class="lengths" role="group" aria-labelledby="lengths-title">
+<h3 id="lengths-title">Length</h3>
+${lengths.map((m, i) => `<button type="button" class="length" data-minutes="${m}" aria-pressed="${i === 0}">${m} min</button>`).join(' ')}
+</div>`;
+
 export function bookPageHtml(view: ReturnType<typeof publicTypeView>): string {
   const t = view.meetingType;
-  const title = `${t.name} with ${view.host.name}`;
-  return layout(title, { page: 'book', username: view.host.username, slug: t.slug }, `<h1>${escape(t.name)}</h1>
-<p class="meta">with ${escape(view.host.name)} · ${t.durationMinutes} minutes${t.location ? ` · ${escape(t.location)}` : ''}</p>
+  const names = hostNames(view.hosts.map((h) => h.name), t.assignment);
+  const title = `${t.name} with ${names}`;
+  const facts = [`with ${escape(names)}`, minutes(t.durations), ...(t.seats > 1 ? [`up to ${t.seats} guests a time`] : []), ...(t.location ? [escape(t.location)] : [])];
+  const confirms = t.requiresConfirmation
+    ? `<p class="notice" id="confirms">${escape(names)} ${view.hosts.length > 1 && t.assignment === 'collective' ? 'confirm' : 'confirms'} each booking: you will hear by email either way.</p>`
+    : '';
+  return layout(title, {
+    page: 'book', username: view.host.username, slug: t.slug, lengths: t.durations.join(','), seats: String(t.seats),
+  }, `<h1>${escape(t.name)}</h1>
+<p class="meta">${facts.join(' · ')}</p>
 ${t.description ? `<p class="description">${escape(t.description)}</p>` : ''}
-${picker('Pick a time', false)}
+${confirms}
+${picker('Pick a time', false, lengthPicker(t.durations))}
 <form id="details" hidden aria-labelledby="details-title">
 <h2 id="details-title">Your details</h2>
 <p id="chosen"></p>
 <p><label for="name">Name</label><input id="name" name="name" required maxlength="200" autocomplete="name"></p>
 <p><label for="email">Email</label><input id="email" name="email" type="email" required maxlength="254" autocomplete="email"></p>
 <p><label for="note">Anything to share beforehand? (optional)</label><textarea id="note" name="note" maxlength="2000" rows="3"></textarea></p>
-<p class="actions"><button type="submit" id="book" class="primary">Book</button> <button type="button" id="back">Choose another time</button></p>
+<p class="actions"><button type="submit" id="book" class="primary">${t.requiresConfirmation ? 'Request' : 'Book'}</button> <button type="button" id="back">Choose another time</button></p>
 </form>
 ${confirmation}`);
 }

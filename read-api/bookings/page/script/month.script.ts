@@ -1,10 +1,13 @@
 /**
  * The booking script's time picker, as guests know it from Cal.com and Calendly: a month with the days that have
  * free time, previous and next month (never before this month, never past the booking horizon), then the chosen
- * day's times. The month grid is one tab stop; arrow keys move between its free days.
+ * day's times (with the seats left, for a type with several). The month grid is one tab stop; arrow keys move
+ * between its free days.
  */
 export const monthScript = (horizonDays: number) => String.raw`
   var HORIZON_DAYS = ${horizonDays};
+  /** Guests per time (the type's seats): the times then say how many are left. */
+  var SEATS = +(document.body.getAttribute('data-seats') || 1);
 
   function lastDayOf(month) {
     return new Date(Date.UTC(+month.slice(0, 4), +month.slice(5, 7), 0)).toISOString().slice(0, 10);
@@ -96,6 +99,14 @@ export const monthScript = (horizonDays: number) => String.raw`
         if (s.startsAt === current()) {
           b.disabled = true;
           b.textContent += ' (current)';
+        }
+        if (SEATS > 1) {
+          var left = s.seatsLeft === 1 ? '1 seat left' : s.seatsLeft + ' seats left';
+          b.setAttribute('aria-label', b.textContent + ', ' + left);
+          var seats = b.appendChild(document.createElement('span'));
+          seats.className = 'seats';
+          seats.setAttribute('aria-hidden', 'true');
+          seats.textContent = left;
         }
         b.addEventListener('click', function () { pick(s); });
         list.appendChild(document.createElement('li')).appendChild(b);

@@ -1,7 +1,8 @@
 /**
- * The booking script's pages: book a time (pick, details, confirmation), and manage a booking with the token from
- * the URL's fragment (#token=…, never sent to the server in a URL): move it after a confirm step, cancel it after
- * one, and a cancelled booking says so and offers to book again.
+ * The booking script's pages: book a time (a length when the type offers several, a time with its seats left,
+ * details, then the confirmation: booked, or a request awaiting the host's), and manage a booking with the token
+ * from the URL's fragment (#token=…, never sent to the server in a URL): move it after a confirm step, cancel it
+ * after one, and a cancelled or declined booking says so and offers to book again.
  */
 export const pagesScript = String.raw`
   var API = '/api/v1';
@@ -25,6 +26,18 @@ export const pagesScript = String.raw`
     if (code === 'rate_limited') return 'Too many tries. Please wait a minute.';
     if (res.status === 400) return 'Please check your details: ' + (res.body.error.details.issues || []).map(function (i) { return i.path.replace(/^body\./, '') + ' ' + i.message; }).join('; ');
     return (res.body && res.body.error && res.body.error.message) || 'Something went wrong.';
+  }
+
+  /** "Mia", "Ana and Bo", "Ana, Bo or Cy" (round robin: one of them). */
+  function hostNames(hosts, assignment) {
+    var names = hosts.map(function (h) { return h.name; });
+    if (names.length <= 1) return names[0] || '';
+    return names.slice(0, -1).join(', ') + (assignment === 'round_robin' ? ' or ' : ' and ') + names[names.length - 1];
+  }
+
+  /** The booking in a sentence: what, with whom (the host it went to), when. */
+  function bookingText(b) {
+    return b.meetingType.name + ' with ' + hostNames(b.hosts, null) + ', ' + whenText(b.startsAt);
   }
 
   function slotsQuery(from, days) {
@@ -66,13 +79,21 @@ export const pagesScript = String.raw`
 
   function bookPage() {
     var base = '/public/' + encodeURIComponent(body.getAttribute('data-username')) + '/' + encodeURIComponent(body.getAttribute('data-slug'));
+    var length = +(body.getAttribute('data-lengths') || '').split(',')[0];
     var chosen = null;
     var back = function () { backToTimes('details', chosen); chosen = null; };
-    var refresh = monthPicker(function (from, days) { return call('GET', base + '/slots' + slotsQuery(from, days)); }, function (slot) {
+    var refresh = monthPicker(function (from, days) { return call('GET', base + '/slots' + slotsQuery(from, days) + '&durationMinutes=' + length); }, function (slot) {
       chosen = slot;
-      $('chosen').textContent = 'You chose ' + whenText(slot.startsAt) + '.';
+      $('chosen').textContent = 'You chose ' + whenText(slot.startsAt) + ', ' + length + ' minutes.';
       fromTimes('details', 'name');
     }, function () { return null; });
+    document.querySelectorAll('button.length').forEach(function (button) {
+      button.addEventListener('click', function () {
+        length = +button.getAttribute('data-minutes');
+        document.querySelectorAll('button.length').forEach(function (b) { b.setAttribute('aria-pressed', String(b === button)); });
+        refresh('');
+      });
+    });
     $('back').addEventListener('click', back);
     $('details').addEventListener('submit', function (e) {
       e.preventDefault();
@@ -82,7 +103,7 @@ export const pagesScript = String.raw`
       status('Booking…');
       var note = $('note').value.trim();
       call('POST', base + '/bookings', {
-        startsAt: chosen.startsAt, guest: { name: $('name').value.trim(), email: $('email').value.trim() },
+        startsAt: chosen.startsAt, durationMinutes: length, guest: { name: $('name').value.trim(), email: $('email').value.trim() },
         note: note || null, timeZone: zone,
       }).then(function (res) {
         submit.disabled = false;
@@ -91,11 +112,15 @@ export const pagesScript = String.raw`
           return;
         }
         var b = res.body.booking;
+        var names = hostNames(b.hosts, null);
         $('details').hidden = true;
         status('');
         manageLinks(b.id, res.body.manageToken);
-        done('You are booked', b.meetingType.name + ' with ' + b.host.name + ', ' + whenText(b.startsAt)
-          + '. A confirmation is on its way to ' + b.guest.email + '.');
+        if (b.status === 'pending') {
+          done('Request sent', bookingText(b) + '. It awaits ' + names + '\'s confirmation: you will get an email at ' + b.guest.email + ' either way.');
+        } else {
+          done('You are booked', bookingText(b) + '. A confirmation is on its way to ' + b.guest.email + '.');
+        }
       });
     });
   }
@@ -106,16 +131,20 @@ export const pagesScript = String.raw`
     var token = match ? decodeURIComponent(match[1]) : '';
     var path = '/public/bookings/' + encodeURIComponent(id);
     var booking = null;
+    var STATES = { pending: ' (awaiting the host\'s confirmation)', cancelled: ' (cancelled)', declined: ' (declined)' };
+    var ended = function (b) { return b.status === 'cancelled' || b.status === 'declined'; };
     var describe = function (b) {
       booking = b;
-      $('booking').textContent = b.meetingType.name + ' with ' + b.host.name + ', ' + whenText(b.startsAt) + (b.status === 'cancelled' ? ' (cancelled)' : '');
+      $('booking').textContent = bookingText(b) + (STATES[b.status] || '');
     };
     var cancelled = function (text) {
+      var declined = booking.status === 'declined';
       if ($('pick')) $('pick').hidden = true;
       $('booking').hidden = true;
       document.querySelector('h1').textContent = 'Your booking';
       status('');
-      done('This booking is cancelled', text || booking.meetingType.name + ' with ' + booking.host.name + ' on ' + whenText(booking.startsAt) + ' was cancelled.',
+      done(declined ? 'This booking was declined' : 'This booking is cancelled',
+        text || bookingText(booking) + (declined ? ': the host could not take it.' : ' was cancelled.'),
         '/book/' + encodeURIComponent(booking.host.username) + '/' + encodeURIComponent(booking.meetingType.slug));
     };
     /** The booking and its slots; a cancelled booking is shown as such and lists nothing (null). */
@@ -123,7 +152,7 @@ export const pagesScript = String.raw`
       return call('GET', path + '/reschedule' + slotsQuery(from, days), undefined, token).then(function (res) {
         if (res.status !== 200) return res;
         describe(res.body.booking);
-        if (res.body.booking.status === 'cancelled') { cancelled(); return null; }
+        if (ended(res.body.booking)) { cancelled(); return null; }
         if ($('pick')) $('pick').hidden = false;
         return res;
       });
@@ -171,7 +200,8 @@ export const pagesScript = String.raw`
         if (res.status !== 200) { $('confirm-cancel').disabled = false; status(problem(res)); return; }
         describe(res.body.booking);
         $('confirm-cancel').hidden = true;
-        cancelled('Your booking is cancelled. ' + res.body.booking.host.name + ' has been told.');
+        var hosts = res.body.booking.hosts;
+        cancelled('Your booking is cancelled. ' + hostNames(hosts, null) + (hosts.length > 1 ? ' have' : ' has') + ' been told.');
       });
     });
   }
