@@ -118,9 +118,13 @@ export type DomainEvent = { [T in DomainEventType]: { type: T; data: DomainEvent
  */
 export const EVENT_VERSIONS: Partial<Record<DomainEventType, number>> = {
   // v2: `taskId` and `goalId` (planner links) are always present, null when unlinked. v3: `reminders`, `exceptions`.
-  'event.created': 3,
-  'event.updated': 3,
-  'event.cancelled': 3,
+  // v4: `icalUid`, `icalRecurrenceId` (the iCalendar identity of imported events), null before.
+  'event.created': 4,
+  'event.updated': 4,
+  'event.cancelled': 4,
+  // v2: the series and the occurrence carry `icalUid`, `icalRecurrenceId`.
+  'event.occurrence.changed': 2,
+  'event.occurrence.cancelled': 2,
 };
 
 export const schemaVersionOf = (type: string): number => EVENT_VERSIONS[type as DomainEventType] ?? 1;

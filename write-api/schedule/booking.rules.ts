@@ -111,7 +111,7 @@ export function decideBooking(command: BookingCommand, view: BookingView): Booki
         location: b.location, meetingUrl: null, kind: 'meeting', startsAt: b.startsAt, endsAt: b.endsAt, timeZone: b.timeZone,
         allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [],
         attendees: [{ email: b.guest.email, name: b.guest.name, userId: null, response: 'yes' }], reminders: command.reminders,
-        allowOverlap: false, exceptions: [], status: 'confirmed', createdBy: b.hostId, createdAt: command.now, updatedAt: command.now, deletedAt: null, version: 1,
+        allowOverlap: false, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: b.hostId, createdAt: command.now, updatedAt: command.now, deletedAt: null, version: 1,
       };
       return [
         { type: 'event.created', data: event },

@@ -71,7 +71,7 @@ function checkVersion(event: Event, allowed: number[] | undefined): void {
 function newEvent(state: ScheduleState, space: Space, eventId: string, fields: EventFields, actorId: string, now: string): Event {
   if (state.events.has(eventId)) throw conflict('duplicate_id', 'An event with this id exists');
   return {
-    id: eventId, spaceId: space.id, ...fields, exceptions: [], status: 'confirmed', createdBy: actorId, createdAt: now,
+    id: eventId, spaceId: space.id, ...fields, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: actorId, createdAt: now,
     updatedAt: now, deletedAt: null, version: 1,
   };
 }
