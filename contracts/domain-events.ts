@@ -11,6 +11,7 @@ import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
 import { Event, EventOccurrence } from './events';
 import { FocusSessionRecord } from './focus';
+import { FeedIssued, FeedRevoked } from './ical';
 import { Goal } from './goals';
 import { Profile } from './profile';
 import { Routine, RoutinePeriodDay } from './routines';
@@ -36,6 +37,9 @@ export const domainEvents = {
   'user.profile_updated': z.object({ user: UserRecord }),
   'space.created': z.object({ space: Space }),
   'calendar.created': z.object({ calendar: Calendar }),
+  // A calendar's feed address (POST /calendars/{id}/feed): its token only hashed; not delivered.
+  'calendar.feed_issued': FeedIssued,
+  'calendar.feed_revoked': FeedRevoked,
   'event.created': Event,
   'event.updated': Event,
   'event.cancelled': Event,

@@ -19,6 +19,7 @@ import { eventTypesProjection } from '../projections/event-types.projection';
 import { focusProjection } from '../projections/focus.projection';
 import { goalsProjection } from '../projections/goals.projection';
 import { busyTimeProjection } from '../projections/busy-time.projection';
+import { icalFeedsProjection } from '../projections/ical-feeds.projection';
 import { answerThreads } from '../read-api/availability/answer-threads';
 import { insightsProjection } from '../projections/insights.projection';
 import type { Projection } from '../projections/projection';
@@ -62,6 +63,7 @@ export const PROJECTIONS: readonly Projection[] = [
   accountsProjection, scheduleProjection, inboxProjection, notificationsProjection, devicesProjection,
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
   routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection, busyTimeProjection,
+  icalFeedsProjection,
 ];
 
 export interface Ports {

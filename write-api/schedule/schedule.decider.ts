@@ -7,6 +7,7 @@ import type { Event, EventFields } from '../../contracts/events';
 import type { Calendar, Space } from '../../contracts/spaces';
 import type { Decider } from '../../services/commands/decider';
 import { conflict, notFound, versionMismatch } from '../../services/errors';
+import { decideImport, type ImportCommand } from '../calendars/import.rules';
 import {
   bookingOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
 } from './booking.rules';
@@ -44,7 +45,8 @@ export type ScheduleCommand =
   | { type: 'CancelEvent'; actorId: string; eventId: string; expectedVersions?: number[]; now: string }
   | { type: 'AnswerInvitation'; userId: string; email: string; eventId: string; answer: 'yes' | 'no' | 'maybe'; now: string }
   | OccurrenceCommand
-  | BookingCommand;
+  | BookingCommand
+  | ImportCommand;
 
 type ScheduleEvent =
   | Extract<DomainEvent, { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }>
@@ -154,6 +156,8 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'RescheduleBooking':
       case 'CancelBooking':
         return decideBooking(command, state);
+      case 'ImportEvents':
+        return decideImport(command, state, requireMember(state, command.actorId).id);
     }
   },
 

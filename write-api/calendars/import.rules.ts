@@ -1,0 +1,76 @@
+/**
+ * An iCalendar import in the Space schedule: one command for the whole file, so it is written all at once or not at
+ * all, decided where every other change to the Space's events is. Each item is one event of the file, its id derived
+ * from (calendar, UID[, RDATE]) (services/ical/uid.ts): a new one is created, a changed one updated, one the file
+ * cancels is cancelled, an unchanged one left alone, so importing the same file again appends nothing. The domain
+ * events are the ones REST appends (event.created, event.updated, event.cancelled): webhooks and /sync follow.
+ * Imported events may overlap (they are history, not bookings) and book no resource: no conflict is checked.
+ */
+import type { DomainEvent } from '../../contracts/domain-events';
+import type { Event, EventFields, OccurrenceException } from '../../contracts/events';
+import { checkFields, type ScheduleView } from '../schedule/validation';
+
+/** What an import sets of an event: the fields the file carries (the rest an existing event keeps). */
+export type ImportedFields = Omit<EventFields, 'calendarId' | 'resources' | 'taskId' | 'goalId' | 'allowOverlap'>;
+
+export interface ImportItem {
+  eventId: string;
+  icalUid: string;
+  icalRecurrenceId: string | null;
+  fields: ImportedFields;
+  exceptions: OccurrenceException[];
+  /** STATUS:CANCELLED in the file. */
+  cancelled: boolean;
+}
+
+export interface ImportCommand {
+  type: 'ImportEvents';
+  actorId: string;
+  calendarId: string;
+  items: ImportItem[];
+  now: string;
+}
+
+type ImportEvent = Extract<DomainEvent, { type: 'event.created' | 'event.updated' | 'event.cancelled' }>;
+
+const IMPORTED_FIELDS = [
+  'title', 'description', 'location', 'meetingUrl', 'kind', 'startsAt', 'endsAt', 'timeZone', 'allDay', 'busy', 'recurrenceRule',
+  'attendees', 'reminders',
+] as const satisfies ReadonlyArray<keyof ImportedFields>;
+
+/** Whether the event already is what the item says (every field the file carries, exceptions and identity). */
+export function importedUnchanged(event: Event, item: ImportItem): boolean {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return IMPORTED_FIELDS.every((f) => same(event[f], item.fields[f])) && same(event.exceptions, item.exceptions)
+    && event.icalUid === item.icalUid && event.icalRecurrenceId === item.icalRecurrenceId;
+}
+
+/** `spaceId`: the Space of the schedule, the caller already found its member. */
+export function decideImport(command: ImportCommand, state: ScheduleView, spaceId: string): ImportEvent[] {
+  const { now, actorId, calendarId } = command;
+  const out: ImportEvent[] = [];
+  for (const item of command.items) {
+    const existing = state.events.get(item.eventId);
+    const identity = { icalUid: item.icalUid, icalRecurrenceId: item.icalRecurrenceId };
+    if (!existing) {
+      if (item.cancelled) continue;
+      const created: Event = {
+        id: item.eventId, spaceId, calendarId, ...item.fields, resources: [], taskId: null, goalId: null, allowOverlap: true,
+        exceptions: item.exceptions, ...identity, status: 'confirmed', createdBy: actorId, createdAt: now, updatedAt: now,
+        deletedAt: null, version: 1,
+      };
+      checkFields(state, created);
+      out.push({ type: 'event.created', data: created });
+    } else if (existing.status === 'cancelled') {
+      // Cancelled here: an import does not bring it back.
+      continue;
+    } else if (item.cancelled) {
+      out.push({ type: 'event.cancelled', data: { ...existing, status: 'cancelled', updatedAt: now, deletedAt: now, version: existing.version + 1 } });
+    } else if (!importedUnchanged(existing, item)) {
+      const updated: Event = { ...existing, ...item.fields, exceptions: item.exceptions, ...identity, updatedAt: now, version: existing.version + 1 };
+      checkFields(state, updated);
+      out.push({ type: 'event.updated', data: updated });
+    }
+  }
+  return out;
+}
