@@ -19,6 +19,7 @@ import { DAY_MS } from '../../services/time/civil';
 import { OPEN_END } from '../../services/time/recurrence';
 import { feedTokenHash } from '../../write-api/calendars/ical.routes';
 import { eventDocsBetween } from '../events/events.queries';
+import { AnswerCache } from '../shared/answer-cache';
 
 /** Bump when the text written for the same events changes. */
 const WRITER_VERSION = 1;
@@ -32,6 +33,8 @@ interface FeedDoc {
 
 export function icalReadRoutes(app: AppContext) {
   const schedule = async () => app.readModels.docs(SCHEDULE);
+  // Built feeds by token hash, kept while their ETag holds: a calendar app polls the same unchanged feed again and again.
+  const built = new AnswerCache(200, 256 * 1024 * 1024);
 
   /** The highest position of the Space's schedule documents: its events' and calendars' last change. */
   async function spacePosition(spaceId: string): Promise<number> {
@@ -43,13 +46,17 @@ export function icalReadRoutes(app: AppContext) {
 
   return [
     route<unknown, unknown, { token: string }>(findOperation(icalOperations, 'get', '/ical/{token}.ics'), async (input) => {
-      const feed = (await (await app.readModels.docs(ICAL_FEEDS))('feeds').get(feedTokenHash(input.params.token))) as FeedDoc | null;
+      const tokenHash = feedTokenHash(input.params.token);
+      const feed = (await (await app.readModels.docs(ICAL_FEEDS))('feeds').get(tokenHash)) as FeedDoc | null;
       if (!feed || feed.revokedAt !== null) throw notFound('Feed');
       const from = Math.floor(Date.now() / DAY_MS) * DAY_MS - FEED_PAST_DAYS * DAY_MS;
       const etag = `"f${feed.generation}-${await spacePosition(feed.spaceId)}-${from / DAY_MS}-w${WRITER_VERSION}"`;
       const headers = { ETag: etag, 'Cache-Control': 'private, max-age=0, must-revalidate' };
       const asked = input.header('If-None-Match');
       if (asked && asked.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { status: 304, headers };
+      const type = 'text/calendar; charset=utf-8';
+      const cached = built.get(tokenHash, etag);
+      if (cached) return { status: 200, headers, text: { type, body: cached } };
 
       const calendarDoc = await (await schedule())('calendars').get(feed.calendarId);
       if (!calendarDoc) throw notFound('Feed');
@@ -63,8 +70,9 @@ export function icalReadRoutes(app: AppContext) {
         .sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.id.localeCompare(b.id))
         .slice(0, FEED_MAX_EVENTS);
       const organizer = owner ? { name: (owner.name as string | undefined) ?? null, email: owner.email as string } : null;
-      const pieces = [...calendarPieces(events, { name: calendar.name, organizer })];
-      return { status: 200, headers, text: { type: 'text/calendar; charset=utf-8', pieces } };
+      const body = Buffer.from([...calendarPieces(events, { name: calendar.name, organizer })].join(''));
+      built.set(tokenHash, etag, body);
+      return { status: 200, headers, text: { type, body } };
     }),
   ];
 }

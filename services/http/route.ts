@@ -180,7 +180,7 @@ export function sendReply(res: Response, reply: Reply): void {
   if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
   res.status(reply.status);
   if (reply.json !== undefined) sendJson(res, reply.json);
-  else if (reply.text !== undefined) sendPieces(res, reply.text.type, reply.text.pieces.map((piece) => Buffer.from(piece)));
+  else if (reply.text !== undefined) sendPieces(res, reply.text.type, [reply.text.body]);
   else if (reply.html !== undefined) res.type('html').send(reply.html);
   else if (reply.body === undefined) res.end();
   else res.json(reply.body);
