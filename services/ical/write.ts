@@ -7,6 +7,7 @@
 import ICAL from 'ical.js';
 import type { Event, OccurrenceException } from '../../contracts/events';
 import { localDate } from '../time/local-time';
+import { producedStarts } from '../time/recurrence';
 import { wallClock } from '../time/zone';
 import { uidOf } from './uid';
 import { isUtcZone, vtimezoneOf } from './zones';
@@ -138,6 +139,9 @@ export function veventsOf(series: WritableEvent | null, rdates: readonly Writabl
     if (series.recurrenceRule) {
       recurrence.push(['rrule', {}, 'recur', ICAL.Recur.fromString(stripPrefix(series.recurrenceRule)).toJSON()]);
       const cancelled = series.exceptions.filter((x) => x.cancelled).map((x) => Date.parse(x.occurrenceStartsAt));
+      // A start its rule does not produce is no occurrence here; RFC 5545 leaves such a DTSTART undefined and most
+      // clients list it, so it is excluded in so many words.
+      if (!producedStarts(series, [start]).has(start)) cancelled.unshift(start);
       if (cancelled.length) recurrence.push(timesProp('exdate', cancelled, series));
     }
     if (dated.length) recurrence.push(timesProp('rdate', dated.map((r) => Date.parse(r.icalRecurrenceId!)), series));

@@ -84,6 +84,16 @@ describe('written, then read back', () => {
     for (const [i, e] of [[2, master], [3, asListed], [4, changed]] as const) expect(back[i].fields).toEqual({ ...modeled(e), recurrenceRule: null });
   });
 
+  it('a DTSTART its rule does not produce is written as excluded (RFC 5545 leaves it undefined), and read back the same', () => {
+    // Friday 2026-03-20 is not the last Friday of March: our series starts with 2026-03-27.
+    const unsynced = event({ startsAt: '2026-03-20T16:00:00.000Z', endsAt: '2026-03-20T17:00:00.000Z', recurrenceRule: 'FREQ=MONTHLY;BYDAY=-1FR;COUNT=2' });
+    const text = writeCalendar([unsynced]);
+    expect(text).toMatch(/\r\nEXDATE;TZID=Europe\/Berlin:20260320T170000\r\n/);
+    const [back] = only(text);
+    expect(back.exceptions).toEqual([]);
+    expect(occurrences({ ...back.fields, exceptions: [] }, 0, 8.64e15).map((o) => iso(o.start))).toEqual(['2026-03-27T16:00:00.000Z', '2026-04-24T15:00:00.000Z']);
+  });
+
   it('a cancelled event says STATUS:CANCELLED, and an invitation carries its METHOD', () => {
     const text = writeCalendar([event({ status: 'cancelled' })], { method: 'CANCEL' });
     expect(text).toMatch(/\r\nMETHOD:CANCEL\r\n/);
