@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { findOperation } from '../../contracts/operation';
 import { icalOperations } from '../../contracts/ical';
 import type { Event } from '../../contracts/events';
-import { SCHEDULE } from '../../projections/schedule.projection';
 import { spaceIdsOf } from '../../read-api/spaces/spaces.queries';
 import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
@@ -15,7 +14,6 @@ import { route } from '../../services/http/route';
 import { eventIdForUid, readCalendar, type ReadEvent, type Skipped } from '../../services/ical';
 import { sha256 } from '../../services/ids';
 import { eventCommands } from '../events/event-commands';
-import { lookupCaughtUp } from '../schedule/locate';
 import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
 import { feedDecider, feedStream } from './feed.decider';
 import type { ImportItem } from './import.rules';
@@ -33,10 +31,7 @@ export function icalWriteRoutes(app: AppContext) {
   /** The calendar's Space, when the calendar is in one of the caller's Spaces; else 404. */
   const ownCalendar = async (input: AnyInput) => {
     const calendarId = input.params.id;
-    const spaceId = await lookupCaughtUp(app, async () => {
-      const doc = await (await app.readModels.docs(SCHEDULE))('calendars').get(calendarId);
-      return (doc?.spaceId as string | undefined) ?? null;
-    });
+    const spaceId = await events.spaceOfCalendar(calendarId);
     if (!spaceId || !(await spaceIdsOf(app.readModels, input.principal!.userId)).includes(spaceId)) throw notFound('Calendar');
     return { calendarId, spaceId };
   };
