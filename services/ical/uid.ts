@@ -17,11 +17,14 @@ export const eventIdForUid = (calendarId: string, uid: string, recurrenceId: str
 
 const OWN_UID = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})@${UID_DOMAIN}$`);
 
+/** The id of the event made here that a UID names (`{id}@calendar-service`), or null. */
+export const ownEventIdOf = (uid: string): string | null => OWN_UID.exec(uid)?.[1] ?? null;
+
 /**
  * The ids an event with this UID may have in this calendar, most likely first: the event made here that the UID names
  * (`{id}@calendar-service`, when it has no UID of its own), then the id a client's UID gets.
  */
 export function candidateIds(calendarId: string, uid: string): string[] {
-  const own = OWN_UID.exec(uid)?.[1];
+  const own = ownEventIdOf(uid);
   return own ? [own, eventIdForUid(calendarId, uid)] : [eventIdForUid(calendarId, uid)];
 }

@@ -111,6 +111,9 @@ function identity(e: WritableEvent, options: WriteOptions): JProp[] {
 const durationOf = (e: Pick<Event, 'startsAt' | 'endsAt'>) => Date.parse(e.endsAt) - Date.parse(e.startsAt);
 const stripPrefix = (rule: string) => rule.replace(/^RRULE:/i, '');
 
+/** A rule as written and read back (ical.js orders its parts): two spellings of one rule compare equal this way. */
+export const normalRule = (rule: string): string => ICAL.Recur.fromString(stripPrefix(rule)).toString();
+
 /** The override VEVENT of a changed occurrence: complete, as RFC 5545 overrides are. */
 function override(series: WritableEvent, x: OccurrenceException, options: WriteOptions): JCal {
   const original = Date.parse(x.occurrenceStartsAt);

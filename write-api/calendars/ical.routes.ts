@@ -11,12 +11,12 @@ import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import type { Input } from '../../services/http/route';
 import { route } from '../../services/http/route';
-import { eventIdForUid, readCalendar, type ReadEvent, type Skipped } from '../../services/ical';
+import { eventIdForUid, ownEventIdOf, readCalendar, type ReadEvent, type Skipped } from '../../services/ical';
 import { sha256 } from '../../services/ids';
 import { eventCommands } from '../events/event-commands';
 import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
 import { feedDecider, feedStream } from './feed.decider';
-import type { ImportItem } from './import.rules';
+import { targetOf, type ImportItem } from './import.rules';
 
 type IdParams = { id: string };
 type AnyInput = Input<unknown, unknown, IdParams>;
@@ -82,6 +82,7 @@ export function icalWriteRoutes(app: AppContext) {
       const linked = await linkAttendees(read.objects.flatMap((o) => o.events), input.principal!.environment);
       const items: ImportItem[] = linked.map((e) => ({
         eventId: eventIdForUid(calendarId, e.uid, e.recurrenceId), icalUid: e.uid, icalRecurrenceId: e.recurrenceId,
+        sameAs: e.recurrenceId === null ? ownEventIdOf(e.uid) : null,
         fields: e.fields, exceptions: e.exceptions, cancelled: e.cancelled,
       }));
       const now = new Date().toISOString();
@@ -94,8 +95,9 @@ export function icalWriteRoutes(app: AppContext) {
       const changed = new Set(result.events.filter((e) => e.type !== 'event.created').map((e) => (e.data as Event).id));
       const { state } = await app.commands.load(scheduleStream(spaceId), scheduleDecider);
       for (const item of items) {
-        if (created.has(item.eventId) || changed.has(item.eventId)) continue;
-        const here = state.events.get(item.eventId);
+        const { id } = targetOf(item, state, calendarId);
+        if (created.has(id) || changed.has(id)) continue;
+        const here = state.events.get(id);
         if (!here) skipped.push({ uid: item.icalUid, reason: 'cancelled in the file (STATUS:CANCELLED) and not in this calendar' });
         else if (here.status === 'cancelled' && !item.cancelled) {
           skipped.push({ uid: item.icalUid, reason: 'cancelled in this calendar: an import does not bring it back' });

@@ -8,6 +8,7 @@
  */
 import type { DomainEvent } from '../../contracts/domain-events';
 import type { Event, EventFields, OccurrenceException } from '../../contracts/events';
+import { normalRule } from '../../services/ical';
 import { checkFields, type ScheduleView } from '../schedule/validation';
 
 /** What an import sets of an event: the fields the file carries (the rest an existing event keeps). */
@@ -15,6 +16,11 @@ export type ImportedFields = Omit<EventFields, 'calendarId' | 'resources' | 'tas
 
 export interface ImportItem {
   eventId: string;
+  /**
+   * The event made here that the UID names (`{id}@calendar-service`, services/ical/uid.ts): a file this service
+   * wrote, imported into the same calendar, is that event again rather than a copy.
+   */
+  sameAs: string | null;
   icalUid: string;
   icalRecurrenceId: string | null;
   fields: ImportedFields;
@@ -38,11 +44,25 @@ const IMPORTED_FIELDS = [
   'attendees', 'reminders',
 ] as const satisfies ReadonlyArray<keyof ImportedFields>;
 
-/** Whether the event already is what the item says (every field the file carries, exceptions and identity). */
-export function importedUnchanged(event: Event, item: ImportItem): boolean {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  return IMPORTED_FIELDS.every((f) => same(event[f], item.fields[f])) && same(event.exceptions, item.exceptions)
-    && event.icalUid === item.icalUid && event.icalRecurrenceId === item.icalRecurrenceId;
+/** JSON with every object's keys in order: equal values, equal text. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+
+/**
+ * Whether the event already is what the item says: every field the file carries (a rule compared as the iCalendar
+ * reader writes it: the same rule with its parts in another order is the same), exceptions and identity.
+ */
+export function importedUnchanged(event: Event, item: ImportItem, identity: Pick<Event, 'icalUid' | 'icalRecurrenceId'>): boolean {
+  const ours = { ...event, recurrenceRule: event.recurrenceRule && normalRule(event.recurrenceRule) };
+  return IMPORTED_FIELDS.every((f) => canonical(ours[f]) === canonical(item.fields[f])) && canonical(event.exceptions) === canonical(item.exceptions)
+    && event.icalUid === identity.icalUid && event.icalRecurrenceId === identity.icalRecurrenceId;
+}
+
+/** The event the item is: the one made here that its UID names, in this calendar and without a UID of its own; else its own. */
+export function targetOf(item: ImportItem, state: ScheduleView, calendarId: string): { id: string; own: boolean } {
+  const named = item.sameAs === null ? undefined : state.events.get(item.sameAs);
+  return named && named.calendarId === calendarId && named.icalUid === null ? { id: named.id, own: true } : { id: item.eventId, own: false };
 }
 
 /** `spaceId`: the Space of the schedule, the caller already found its member. */
@@ -50,8 +70,9 @@ export function decideImport(command: ImportCommand, state: ScheduleView, spaceI
   const { now, actorId, calendarId } = command;
   const out: ImportEvent[] = [];
   for (const item of command.items) {
-    const existing = state.events.get(item.eventId);
-    const identity = { icalUid: item.icalUid, icalRecurrenceId: item.icalRecurrenceId };
+    const target = targetOf(item, state, calendarId);
+    const existing = state.events.get(target.id);
+    const identity = target.own ? { icalUid: null, icalRecurrenceId: null } : { icalUid: item.icalUid, icalRecurrenceId: item.icalRecurrenceId };
     if (!existing) {
       if (item.cancelled) continue;
       const created: Event = {
@@ -66,8 +87,11 @@ export function decideImport(command: ImportCommand, state: ScheduleView, spaceI
       continue;
     } else if (item.cancelled) {
       out.push({ type: 'event.cancelled', data: { ...existing, status: 'cancelled', updatedAt: now, deletedAt: now, version: existing.version + 1 } });
-    } else if (!importedUnchanged(existing, item)) {
-      const updated: Event = { ...existing, ...item.fields, exceptions: item.exceptions, ...identity, updatedAt: now, version: existing.version + 1 };
+    } else if (!importedUnchanged(existing, item, identity)) {
+      const rule = existing.recurrenceRule && normalRule(existing.recurrenceRule) === item.fields.recurrenceRule ? existing.recurrenceRule : item.fields.recurrenceRule;
+      const updated: Event = {
+        ...existing, ...item.fields, recurrenceRule: rule, exceptions: item.exceptions, ...identity, updatedAt: now, version: existing.version + 1,
+      };
       checkFields(state, updated);
       out.push({ type: 'event.updated', data: updated });
     }
