@@ -53,7 +53,8 @@ export function icalReadRoutes(app: AppContext) {
       const etag = `"f${feed.generation}-${await spacePosition(feed.spaceId)}-${from / DAY_MS}-w${WRITER_VERSION}"`;
       const headers = { ETag: etag, 'Cache-Control': 'private, max-age=0, must-revalidate' };
       const asked = input.header('If-None-Match');
-      if (asked && asked.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { status: 304, headers };
+      // If-None-Match compares weakly (RFC 9110 13.1.2): `W/"…"` matches too.
+      if (asked && asked.split(',').some((tag) => [etag, `W/${etag}`, '*'].includes(tag.trim()))) return { status: 304, headers };
       const type = 'text/calendar; charset=utf-8';
       const cached = built.get(tokenHash, etag);
       if (cached) return { status: 200, headers, text: { type, body: cached } };

@@ -93,6 +93,8 @@ describe('the feed', () => {
     const again = await fetchFeed(feed.url, { 'If-None-Match': etag! });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
+    expect((await fetchFeed(feed.url, { 'If-None-Match': `"other", W/${etag}` })).status).toBe(304);
+    expect((await fetchFeed(feed.url, { 'If-None-Match': '"other"' })).status).toBe(200);
     // Also below the API's base path.
     expect((await fetchFeed(feed.url.replace('/ical/', '/api/v1/ical/'))).status).toBe(200);
   });
