@@ -105,7 +105,8 @@ export const icalOperations = [
       'Imported events may overlap and book no resource. VALARMs become reminders (at most 5, none after the start). ' +
       'What cannot be imported (VTODO and other components, a rule the limits of `recurrenceRule` refuse, an unknown ' +
       'zone, a VTIMEZONE with offsets beyond ±18 h, a field over the limits of POST /events, an override that matches ' +
-      'no occurrence) is listed in `skipped` with the reason. All or nothing: the events are written in one append. ' +
+      'no occurrence, series past the file\'s 2,000th) is listed in `skipped` with the reason. All or nothing: the ' +
+      'events are written in one append. ' +
       `A text that is not iCalendar, or has more than ${IMPORT_MAX_COMPONENTS} components (VTIMEZONEs aside) or ` +
       'components nested more than 3 deep: 400 `invalid_ical`; more than 10 MB: 413.',
     params: IdParams, body: ImportBody, bodyContentTypes: ['text/calendar'], heavy: true,

@@ -27,6 +27,11 @@ export const ICAL_LIMITS = {
   maxDepth: 3,
   /** RDATEs of one UID, each an event. */
   maxRdates: 1000,
+  /**
+   * Recurring series in one text: each rule is checked against RECURRENCE_LIMITS, which for a rule that yields (almost)
+   * nothing means scanning its 10 years (about a millisecond); this bounds one import's work.
+   */
+  maxSeries: 2000,
 } as const;
 
 export type ReadFields = Pick<
@@ -382,8 +387,12 @@ export function readCalendar(text: string, options: ReadOptions): ReadResult {
   }
   const objects: ReadResult['objects'] = [];
   let events = 0;
+  let series = 0;
   for (const [uid, group] of byUid) {
     try {
+      if (group.masters.some((c) => firstOf(c, 'rrule')) && ++series > ICAL_LIMITS.maxSeries) {
+        throw new Unreadable(`the text has more than ${ICAL_LIMITS.maxSeries} recurring series`);
+      }
       const read = readObject(uid, group.masters, group.overrides, zones, options.defaultZone, skipped);
       if (events + read.length > ICAL_LIMITS.maxComponents) throw new Unreadable(`the text makes more than ${ICAL_LIMITS.maxComponents} events`);
       events += read.length;

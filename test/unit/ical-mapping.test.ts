@@ -223,6 +223,14 @@ describe('refused (400) or skipped with a reason', () => {
     expect(refused(folded).message).toMatch(/at most 10 MB/);
   });
 
+  it('past 2,000 recurring series the rest are skipped: checking a rule that yields nothing scans its 10 years', () => {
+    const text = calendarOf(...Array.from({ length: 2001 }, (_, i) => vevent(`s${i}`, 'DTSTART:20260101T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;COUNT=2')).flat(),
+      ...vevent('single', 'DTSTART:20260101T090000Z', 'DURATION:PT1H'));
+    const result = read(text);
+    expect(result.objects).toHaveLength(2001);
+    expect(result.skipped).toEqual([{ uid: 's2000', reason: 'the text has more than 2000 recurring series' }]);
+  });
+
   it('events our model or limits cannot hold are skipped, each with its UID and why; the rest is read', () => {
     const text = calendarOf(
       ...vtimezone('Mars/Olympus', '+9900'),
