@@ -125,6 +125,8 @@ function zonesOf(vtimezones: JComp[]): Zones {
 
 class Unreadable extends Error {}
 
+const CALENDAR_COMPONENTS = new Set(['vcalendar', 'vevent', 'vtodo', 'vjournal', 'vfreebusy', 'vtimezone']);
+
 interface Time {
   ms: number;
   /** DATE value */
@@ -303,7 +305,9 @@ function exceptionOf(master: ReadFields, original: number, o: Read): OccurrenceE
 function readObject(uid: string, masters: JComp[], overrides: JComp[], zones: Zones, zone: string, skipped: Skipped[]): ReadEvent[] {
   if (masters.length === 0) throw new Unreadable('it has only overrides (RECURRENCE-ID) and no VEVENT of the series');
   if (masters.length > 1) throw new Unreadable('two VEVENTs have this UID and no RECURRENCE-ID');
-  if (masters[0][2].some((s) => s[0] !== 'valarm')) throw new Unreadable(`it holds a ${masters[0][2].find((s) => s[0] !== 'valarm')![0].toUpperCase()} inside its VEVENT`);
+  // A calendar component inside a VEVENT is recursion, refused; others (RFC 9073's VLOCATION, PARTICIPANT) are ignored.
+  const nested = masters[0][2].find((c) => CALENDAR_COMPONENTS.has(c[0]));
+  if (nested) throw new Unreadable(`it holds a ${nested[0].toUpperCase()} inside its VEVENT`);
   const master = readVevent(masters[0], zones, zone);
   const f = master.fields;
   const excluded = new Set(datesOf(masters[0], 'exdate', zones, zone).map((d) => d.ms));

@@ -234,7 +234,7 @@ describe('refused (400) or skipped with a reason', () => {
   it('events our model or limits cannot hold are skipped, each with its UID and why; the rest is read', () => {
     const text = calendarOf(
       ...vtimezone('Mars/Olympus', '+9900'),
-      ...vevent('ok', 'DTSTART:20260101T090000Z', 'DURATION:PT1H'),
+      ...vevent('ok', 'DTSTART:20260101T090000Z', 'DURATION:PT1H', 'BEGIN:VLOCATION', 'UID:room', 'NAME:Room 4', 'END:VLOCATION'),
       ...vevent('bomb', 'DTSTART:20260101T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=SECONDLY'),
       ...vevent('setpos', 'DTSTART:20260101T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=YEARLY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,1,2;BYSETPOS=1'),
       ...vevent('nowhere', 'DTSTART;TZID=Mars/Olympus:20260101T090000', 'DURATION:PT1H'),
