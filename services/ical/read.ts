@@ -63,7 +63,7 @@ export interface ReadResult {
 }
 
 export interface ReadOptions {
-  /** The zone of floating and all-day times (the calendar owner's). */
+  /** The zone of floating and all-day times when the text names none (X-WR-TIMEZONE): the calendar owner's. */
   defaultZone: string;
 }
 
@@ -368,6 +368,9 @@ export function readCalendar(text: string, options: ReadOptions): ReadResult {
   if (roots.some((r) => r[0] !== 'vcalendar')) throw refuse('Not iCalendar: every top-level component must be a VCALENDAR');
   const components = roots.flatMap((r) => r[2]);
   const zones = zonesOf(components.filter((c) => c[0] === 'vtimezone'));
+  // Floating times and dates are the calendar's: X-WR-TIMEZONE (Google's and Apple's exports), else the owner's.
+  const calendarZone = textOf(roots[0], 'x-wr-timezone');
+  const zone = (calendarZone && ianaZoneOf(calendarZone)) || options.defaultZone;
   const skipped: Skipped[] = [];
   const byUid = new Map<string, { masters: JComp[]; overrides: JComp[] }>();
   for (const c of components) {
@@ -397,7 +400,7 @@ export function readCalendar(text: string, options: ReadOptions): ReadResult {
       if (group.masters.some((c) => firstOf(c, 'rrule')) && ++series > ICAL_LIMITS.maxSeries) {
         throw new Unreadable(`the text has more than ${ICAL_LIMITS.maxSeries} recurring series`);
       }
-      const read = readObject(uid, group.masters, group.overrides, zones, options.defaultZone, skipped);
+      const read = readObject(uid, group.masters, group.overrides, zones, zone, skipped);
       if (events + read.length > ICAL_LIMITS.maxComponents) throw new Unreadable(`the text makes more than ${ICAL_LIMITS.maxComponents} events`);
       events += read.length;
       objects.push({ uid, events: read });

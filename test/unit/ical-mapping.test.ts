@@ -179,6 +179,14 @@ describe('reading what other clients write', () => {
     expect(back[1].fields.title).toBe('(no title)');
   });
 
+  it("floating times and dates are in the calendar's X-WR-TIMEZONE when it names one", () => {
+    const text = calendarOf('X-WR-TIMEZONE:Asia/Tokyo', ...vevent('a', 'DTSTART:20260701T090000', 'DURATION:PT1H'), ...vevent('b', 'DTSTART;VALUE=DATE:20260702'));
+    expect(only(text).map((e) => [e.fields.startsAt, e.fields.endsAt, e.fields.timeZone, e.fields.allDay])).toEqual([
+      ['2026-07-01T00:00:00.000Z', '2026-07-01T01:00:00.000Z', 'Asia/Tokyo', false],
+      ['2026-07-01T15:00:00.000Z', '2026-07-02T15:00:00.000Z', 'Asia/Tokyo', true],
+    ]);
+  });
+
   it('RRULE with EXDATE, RDATE (PERIOD too) and overrides; an occurrence the spring change skips is none (RFC 5545 3.3.10)', () => {
     const text = calendarOf(...vevent(
       'series@x', 'DTSTART;TZID=America/New_York:20260306T023000', 'DTEND;TZID=America/New_York:20260306T033000',
