@@ -101,9 +101,8 @@ export const icalOperations = [
       'same events, webhooks and /sync as REST. Events of the calendar that the file does not name are left alone, and ' +
       'an event cancelled here is not brought back. RRULE, EXDATE, RDATE (each RDATE becomes one more event under the ' +
       'same UID, `icalRecurrenceId` set), RECURRENCE-ID overrides and TZID (IANA, or a VTIMEZONE whose TZID, ' +
-      'X-LIC-LOCATION or Windows name maps to one) are honoured; floating and all-day times are read in the file\'s X-WR-TIMEZONE, ' +
-      'else the owner\'s zone. ' +
-      'Imported events may overlap and book no resource. VALARMs become reminders (at most 5, none after the start). ' +
+      'X-LIC-LOCATION or Windows name maps to one) are honoured; floating and all-day times are read in the file\'s ' +
+      'X-WR-TIMEZONE, else the owner\'s zone. Imported events may overlap and book no resource. VALARMs become reminders (at most 5, none after the start). ' +
       'What cannot be imported (VTODO and other components, a rule the limits of `recurrenceRule` refuse, an unknown ' +
       'zone, a VTIMEZONE with offsets beyond ±18 h, a field over the limits of POST /events, an override that matches ' +
       'no occurrence, series past the file\'s 2,000th) is listed in `skipped` with the reason. All or nothing: the ' +
