@@ -42,6 +42,7 @@ export const FeedTokenParams = z.object({
 
 export const ImportBody = z
   .string()
+  .min(1)
   .meta({
     id: 'ImportBody',
     description: `An iCalendar (RFC 5545) text, UTF-8: at most ${IMPORT_MAX_BYTES / 1e6} MB and ${IMPORT_MAX_COMPONENTS} components`,
