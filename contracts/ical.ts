@@ -109,11 +109,11 @@ export const icalOperations = [
       'no occurrence, series past the file\'s 2,000th) is listed in `skipped` with the reason. All or nothing: the ' +
       'events are written in one append. ' +
       `A text that is not iCalendar, or has more than ${IMPORT_MAX_COMPONENTS} components (VTIMEZONEs aside) or ` +
-      'components nested more than 3 deep: 400 `invalid_ical`; more than 10 MB: 413.',
+      'components nested more than 3 deep: 400 `invalid_request` (`details.issues[0].message` says why); more than 10 MB: 413.',
     params: IdParams, body: ImportBody, bodyContentTypes: ['text/calendar'], heavy: true,
     responses: {
       200: { description: 'What was imported, updated and skipped', schema: ImportReport },
-      400: { description: 'Not iCalendar, or beyond the bounds (`invalid_ical`); or an invalid request (`invalid_request`)', schema: ErrorEnvelope },
+      400: { description: 'Not iCalendar, or beyond the bounds (`invalid_request`, the reason in `details.issues`)', schema: ErrorEnvelope },
       404: notFound,
     },
   }),

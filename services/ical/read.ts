@@ -8,7 +8,7 @@
 import ICAL from 'ical.js';
 import { AttendeeInput, CreateEventBody, EVENT_KINDS, MAX_EVENT_DAYS, MAX_EXCEPTIONS, MAX_EXCEPTIONS_BYTES, OCCURRENCE_FIELDS, type EventFields, type OccurrenceException } from '../../contracts/events';
 import { REMINDER_LIMITS, type Reminder } from '../../contracts/reminders';
-import { ApiError } from '../errors';
+import { invalid } from '../errors';
 import { DAY_MS } from '../time/civil';
 import { checkRule, producedStarts } from '../time/recurrence';
 import { instantOfWallClock, offsetMs } from '../time/zone';
@@ -70,7 +70,8 @@ export interface ReadOptions {
 type JProp = [string, Record<string, unknown>, string, ...unknown[]];
 type JComp = [string, JProp[], JComp[]];
 
-const refuse = (message: string) => new ApiError(400, 'invalid_ical', message);
+/** 400 `invalid_request` with the reason as the body's issue, as any body that fails its schema. */
+const refuse = (message: string) => invalid(message, [{ path: 'body', message }]);
 
 /** Refuses text that is no iCalendar, or too large for the bounds, before anything parses it. */
 function precheck(text: string): void {
@@ -355,7 +356,7 @@ function readObject(uid: string, masters: JComp[], overrides: JComp[], zones: Zo
   return [{ uid, recurrenceId: null, fields: f, exceptions: list, cancelled: master.cancelled }, ...dated];
 }
 
-/** Reads a whole iCalendar text; 400 `invalid_ical` when it is none or breaks the bounds. */
+/** Reads a whole iCalendar text; 400 `invalid_request` when it is none or breaks the bounds. */
 export function readCalendar(text: string, options: ReadOptions): ReadResult {
   precheck(text);
   let parsed: unknown;

@@ -202,10 +202,10 @@ describe('importing a file', () => {
     const bob = await signUp(base);
     const bobCalendar = await calendarOf(bob);
     const cases: Array<[string, number, string]> = [
-      ['not a calendar at all', 400, 'invalid_ical'],
-      ['BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nno colon here\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n', 400, 'invalid_ical'],
-      [file(...Array.from({ length: 10_001 }, (_, i) => vevent(`e${i}`, 'DTSTART:20261001T080000Z', 'DURATION:PT1H'))), 400, 'invalid_ical'],
-      [file(vevent('deep', 'BEGIN:VALARM', 'BEGIN:X-ONE', 'BEGIN:X-TWO', 'END:X-TWO', 'END:X-ONE', 'END:VALARM')), 400, 'invalid_ical'],
+      ['not a calendar at all', 400, 'invalid_request'],
+      ['BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nno colon here\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n', 400, 'invalid_request'],
+      [file(...Array.from({ length: 10_001 }, (_, i) => vevent(`e${i}`, 'DTSTART:20261001T080000Z', 'DURATION:PT1H'))), 400, 'invalid_request'],
+      [file(vevent('deep', 'BEGIN:VALARM', 'BEGIN:X-ONE', 'BEGIN:X-TWO', 'END:X-TWO', 'END:X-ONE', 'END:VALARM')), 400, 'invalid_request'],
       [file(vevent('big', 'DTSTART:20261001T080000Z', 'DURATION:PT1H', `DESCRIPTION:${'y'.repeat(11_000_000)}`)), 413, 'payload_too_large'],
     ];
     for (const [text, status, code] of cases) expectError(await importFile(bob, bobCalendar, text), status, code);

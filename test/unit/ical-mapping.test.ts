@@ -221,8 +221,8 @@ describe('refused (400) or skipped with a reason', () => {
   };
 
   it('text that is no iCalendar, or breaks the bounds, is refused whole', () => {
-    expect(refused('hello')).toMatchObject({ status: 400, code: 'invalid_ical' });
-    expect(refused('BEGIN:VCALENDAR\r\nthis is: not\r\nreally\r\nEND:VCALENDAR\r\n')).toMatchObject({ status: 400, code: 'invalid_ical' });
+    expect(refused('hello')).toMatchObject({ status: 400, code: 'invalid_request' });
+    expect(refused('BEGIN:VCALENDAR\r\nthis is: not\r\nreally\r\nEND:VCALENDAR\r\n')).toMatchObject({ status: 400, code: 'invalid_request' });
     const many = calendarOf(...Array.from({ length: 10_001 }, (_, i) => vevent(`u${i}`, 'DTSTART:20260101T000000Z', 'DURATION:PT1H')).flat());
     expect(refused(many).message).toMatch(/at most 10000 components/);
     const deep = calendarOf('BEGIN:VEVENT', 'UID:x', 'BEGIN:VALARM', 'BEGIN:X-A', 'BEGIN:X-B', 'END:X-B', 'END:X-A', 'END:VALARM', 'END:VEVENT');
