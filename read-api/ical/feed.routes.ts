@@ -20,6 +20,7 @@ import { OPEN_END } from '../../services/time/recurrence';
 import { feedTokenHash } from '../../write-api/calendars/ical.routes';
 import { eventDocsBetween } from '../events/events.queries';
 import { AnswerCache } from '../shared/answer-cache';
+import { objectTexts } from './object-texts';
 
 /** Bump when the text written for the same events changes. */
 const WRITER_VERSION = 1;
@@ -35,6 +36,7 @@ export function icalReadRoutes(app: AppContext) {
   const schedule = async () => app.readModels.docs(SCHEDULE);
   // Built feeds by token hash, kept while their ETag holds: a calendar app polls the same unchanged feed again and again.
   const built = new AnswerCache(200, 256 * 1024 * 1024);
+  const texts = objectTexts();
 
   /** The highest position of the Space's schedule documents: its events' and calendars' last change. */
   async function spacePosition(spaceId: string): Promise<number> {
@@ -71,7 +73,7 @@ export function icalReadRoutes(app: AppContext) {
         .sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.id.localeCompare(b.id))
         .slice(0, FEED_MAX_EVENTS);
       const organizer = owner ? { name: (owner.name as string | undefined) ?? null, email: owner.email as string } : null;
-      const body = Buffer.from([...calendarPieces(events, { name: calendar.name, organizer })].join(''));
+      const body = Buffer.from([...calendarPieces(events, { name: calendar.name, organizer }, texts)].join(''));
       built.set(tokenHash, etag, body);
       return { status: 200, headers, text: { type, body } };
     }),

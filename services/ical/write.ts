@@ -202,16 +202,25 @@ export function writeCalendar(events: readonly WritableEvent[], options: Calenda
   return `${ICAL.stringify(calendar)}\r\n`;
 }
 
+/** Text already written for a calendar object, by a key that changes whenever its text would. */
+export type ObjectTexts = (key: string, write: () => string) => string;
+
+const objectKey = (o: { series: WritableEvent | null; rdates: WritableEvent[] }, options: WriteOptions) =>
+  [o.series, ...o.rdates].map((e) => (e ? `${e.id}:${e.version}` : '-')).join(' ') +
+  `|${options.organizer?.email ?? ''}|${options.organizer?.name ?? ''}|${options.stamp ?? ''}`;
+
 /**
  * The same text in pieces, for a large calendar (the feed): the head with the VTIMEZONEs, one piece per calendar
- * object, then the end; only one object's jCal exists at a time.
+ * object, then the end; only one object's jCal exists at a time. `texts` may keep each object's text (by its events'
+ * ids and versions) so that a feed written again after one change writes one object.
  */
-export function* calendarPieces(events: readonly WritableEvent[], options: CalendarOptions = {}): Generator<string> {
+export function* calendarPieces(events: readonly WritableEvent[], options: CalendarOptions = {}, texts?: ObjectTexts): Generator<string> {
   const head = ICAL.stringify(calendarHead(zonesOf(events), options));
   const end = head.lastIndexOf('END:VCALENDAR');
   yield head.slice(0, end);
   for (const o of objectsOf(events)) {
-    for (const vevent of veventsOf(o.series, o.rdates, options)) yield `${ICAL.stringify(vevent)}\r\n`;
+    const write = () => veventsOf(o.series, o.rdates, options).map((vevent) => `${ICAL.stringify(vevent)}\r\n`).join('');
+    yield texts ? texts(objectKey(o, options), write) : write();
   }
   yield 'END:VCALENDAR\r\n';
 }

@@ -3,8 +3,9 @@
  * (default 10,000: single events in three zones, every tenth a weekly series with an EXDATE and an override, every
  * fifth with a VALARM and an attendee), timed from the request to the answer (the write waits for the projections),
  * the same file again (nothing to write), and the import on a service that answers before its projections; then the
- * feed of that calendar: GET /ical/{token}.ics the first time (built), again unchanged (kept built), and with
- * If-None-Match (304), timed request after request.
+ * feed of that calendar: GET /ical/{token}.ics the first time (built), again unchanged (kept built), with
+ * If-None-Match (304), and after one more event each time (built again, the other objects' text kept), timed
+ * request after request.
  *
  * Run alone (`node dist/test/bench/ical-bench.js`) it starts its own service child and prints the figures.
  */
@@ -15,6 +16,7 @@ import { fmt, json, percentile, signUp } from './util';
 export const ICAL_EVENTS = Number(process.env.ICAL_EVENTS ?? 10_000);
 const FEED_REQUESTS = 30;
 const NOT_MODIFIED_REQUESTS = 300;
+const CHANGES = 10;
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo'];
 
 export interface IcalBenchResult {
@@ -28,6 +30,8 @@ export interface IcalBenchResult {
   feedBytes: number;
   /** The first GET after the import: the feed built from the read models. */
   firstFeedMs: number;
+  /** A GET after one more event was added: built again, every other calendar object's text kept. */
+  afterChange: { p50: number; p90: number; max: number };
   feed: { p50: number; p90: number; max: number };
   notModified: { p50: number; p90: number; max: number };
 }
@@ -117,9 +121,18 @@ export async function icalBench(events = ICAL_EVENTS): Promise<IcalBenchResult> 
     for (let i = 0; i < FEED_REQUESTS; i++) full.push((await timed({}, 200)).ms);
     const cached: number[] = [];
     for (let i = 0; i < NOT_MODIFIED_REQUESTS; i++) cached.push((await timed({ 'If-None-Match': warm.etag }, 304)).ms);
+    const changed: number[] = [];
+    for (let i = 0; i < CHANGES; i++) {
+      const at = Date.UTC(2031, 0, 2, 8 + i);
+      const added = await json(`${base}/events`, 'POST', {
+        title: `Added ${i}`, calendarId, startsAt: new Date(at).toISOString(), endsAt: new Date(at + 1_800_000).toISOString(), allowOverlap: true,
+      }, auth);
+      if (added.status !== 201) throw new Error(`adding an event: ${added.status}`);
+      changed.push((await timed({ 'If-None-Match': warm.etag }, 200)).ms);
+    }
     return {
       events, bytes: Buffer.byteLength(text), importMs, eventsPerSec: (events / importMs) * 1000, reimportMs, unwaitedMs,
-      feedBytes: warm.bytes, firstFeedMs: warm.ms, feed: summary(full), notModified: summary(cached),
+      feedBytes: warm.bytes, firstFeedMs: warm.ms, afterChange: summary(changed), feed: summary(full), notModified: summary(cached),
     };
   } finally {
     await service.stop();
@@ -130,6 +143,7 @@ export function printIcal(r: IcalBenchResult, log: (line: string) => void): void
   log(`  import of ${fmt(r.events, 0)} events (${fmt(r.bytes / 1e6, 1)} MB), answered once every projection applied them: ${fmt(r.importMs, 0)} ms = ${fmt(r.eventsPerSec, 0)} events/s`);
   log(`    the same file again: ${fmt(r.reimportMs, 0)} ms; answered before the projections (WRITE_WAITS_FOR_PROJECTION=false): ${fmt(r.unwaitedMs, 0)} ms = ${fmt((r.events / r.unwaitedMs) * 1000, 0)} events/s`);
   log(`  GET /ical/{token}.ics (${fmt(r.feedBytes / 1e6, 1)} MB): first (built from the read models) ${fmt(r.firstFeedMs, 0)} ms; again (unchanged, kept built): p50 ${fmt(r.feed.p50, 1)} ms  p90 ${fmt(r.feed.p90, 1)} ms  max ${fmt(r.feed.max, 1)} ms`);
+  log(`  after one more event (built again, the other objects' text kept): p50 ${fmt(r.afterChange.p50, 1)} ms  p90 ${fmt(r.afterChange.p90, 1)} ms  max ${fmt(r.afterChange.max, 1)} ms`);
   log(`  the same with If-None-Match (304): p50 ${fmt(r.notModified.p50, 2)} ms  p90 ${fmt(r.notModified.p90, 2)} ms  max ${fmt(r.notModified.max, 2)} ms`);
 }
 
