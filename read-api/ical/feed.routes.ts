@@ -69,7 +69,8 @@ export function icalReadRoutes(app: AppContext) {
       const docs = await eventDocsBetween(app.readModels, space?.ownerId as string, from, OPEN_END, [feed.spaceId], FEED_MAX_EVENTS + 1);
       const events = docs
         .filter((d) => d.calendarId === feed.calendarId)
-        .map((d) => publicView<Event>(d))
+        // The stored documents as they are (read-only): the writer reads only the event's own fields.
+        .map((d) => d as unknown as Event)
         .sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.id.localeCompare(b.id))
         .slice(0, FEED_MAX_EVENTS);
       const organizer = owner ? { name: (owner.name as string | undefined) ?? null, email: owner.email as string } : null;
