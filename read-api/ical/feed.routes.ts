@@ -17,7 +17,7 @@ import { route } from '../../services/http/route';
 import { calendarPieces } from '../../services/ical';
 import { DAY_MS } from '../../services/time/civil';
 import { OPEN_END } from '../../services/time/recurrence';
-import { feedTokenHash } from '../../write-api/calendars/ical.routes';
+import { feedTokenHash } from '../../write-api/calendars/feed.decider';
 import { eventDocsBetween } from '../events/events.queries';
 import { AnswerCache } from '../shared/answer-cache';
 import { objectTexts } from './object-texts';

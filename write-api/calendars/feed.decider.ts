@@ -6,6 +6,7 @@
 import type { DomainEvent } from '../../contracts/domain-events';
 import type { Decider } from '../../services/commands/decider';
 import { notFound } from '../../services/errors';
+import { sha256 } from '../../services/ids';
 
 export interface FeedState {
   current: { tokenHash: string; createdAt: string } | null;
@@ -48,3 +49,6 @@ export const feedDecider: Decider<FeedCommand, FeedEvent, FeedState> = {
 };
 
 export const feedStream = (calendarId: string) => `calendar-feed-${calendarId}`;
+
+/** What is kept of a feed token, and what GET /ical/{token}.ics looks it up by. */
+export const feedTokenHash = (token: string) => sha256(`ical-feed:${token}`);

@@ -12,10 +12,9 @@ import { notFound } from '../../services/errors';
 import type { Input } from '../../services/http/route';
 import { route } from '../../services/http/route';
 import { eventIdForUid, ownEventIdOf, readCalendar, type ReadEvent, type Skipped } from '../../services/ical';
-import { sha256 } from '../../services/ids';
 import { eventCommands } from '../events/event-commands';
 import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
-import { feedDecider, feedStream } from './feed.decider';
+import { feedDecider, feedStream, feedTokenHash } from './feed.decider';
 import { targetOf, type ImportItem } from './import.rules';
 
 type IdParams = { id: string };
@@ -23,7 +22,6 @@ type AnyInput = Input<unknown, unknown, IdParams>;
 
 /** `cf_` and 256 random bits: the whole credential of a feed address. */
 const newFeedToken = () => `cf_${randomBytes(32).toString('base64url')}`;
-export const feedTokenHash = (token: string) => sha256(`ical-feed:${token}`);
 
 export function icalWriteRoutes(app: AppContext) {
   const events = eventCommands(app);
