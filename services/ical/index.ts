@@ -5,6 +5,7 @@
  * The model and the decisions: docs/icalendar.md.
  */
 export { ICAL_LIMITS, readCalendar, type ReadEvent, type ReadFields, type ReadOptions, type ReadResult, type Skipped } from './read';
+export { readCalendarOffThread } from './read-thread';
 export { candidateIds, eventIdForUid, ownEventIdOf, uidOf, UID_DOMAIN } from './uid';
 export { calendarPieces, normalRule, objectsOf, veventsOf, writeCalendar, type CalendarOptions, type ObjectTexts, type WritableEvent, type WriteOptions } from './write';
 export { ianaZoneOf, vtimezoneOf } from './zones';

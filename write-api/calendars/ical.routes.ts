@@ -11,7 +11,7 @@ import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import type { Input } from '../../services/http/route';
 import { route } from '../../services/http/route';
-import { eventIdForUid, ownEventIdOf, readCalendar, type ReadEvent, type Skipped } from '../../services/ical';
+import { eventIdForUid, ownEventIdOf, readCalendarOffThread, type ReadEvent, type Skipped } from '../../services/ical';
 import { eventCommands } from '../events/event-commands';
 import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
 import { feedDecider, feedStream, feedTokenHash } from './feed.decider';
@@ -75,7 +75,7 @@ export function icalWriteRoutes(app: AppContext) {
     route<string, unknown, IdParams>(findOperation(icalOperations, 'post', '/calendars/{id}/import'), async (input) => {
       const { calendarId, spaceId } = await ownCalendar(input);
       const me = await events.profile(input.principal!.userId);
-      const read = readCalendar(input.body, { defaultZone: me.timeZone });
+      const read = await readCalendarOffThread(input.body, { defaultZone: me.timeZone });
       const skipped: Skipped[] = [...read.skipped];
       const linked = await linkAttendees(read.objects.flatMap((o) => o.events), input.principal!.environment);
       const items: ImportItem[] = linked.map((e) => ({
