@@ -229,7 +229,7 @@ const eventExample = {
   id: EVENT, spaceId: SPACE, calendarId: CALENDAR, title: 'Focus', description: null, location: null, meetingUrl: null,
   kind: 'focus', startsAt: '2026-11-24T08:00:00.000Z', endsAt: '2026-11-24T08:45:00.000Z', timeZone: 'Europe/Berlin',
   allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [],
-  reminders: [], allowOverlap: false, exceptions: [], status: 'confirmed', createdBy: USER, createdAt: '2026-11-23T18:03:02.000Z',
+  reminders: [], allowOverlap: false, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: USER, createdAt: '2026-11-23T18:03:02.000Z',
   updatedAt: '2026-11-23T18:03:02.000Z', deletedAt: null, version: 1,
 };
 

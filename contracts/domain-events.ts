@@ -14,6 +14,7 @@ import { EventType } from './event-types';
 import { IsoDate, Uuid } from './common';
 import { Event, EventOccurrence } from './events';
 import { FocusSessionRecord } from './focus';
+import { FeedIssued, FeedRevoked } from './ical';
 import { Goal } from './goals';
 import { Profile } from './profile';
 import { Routine, RoutinePeriodDay } from './routines';
@@ -46,6 +47,9 @@ export const domainEvents = {
   'calendar.member.removed': CalendarMemberRecord,
   // A member or admin of an organization (a shared Space), added or given another role.
   'space.member.added': SpaceMemberRecord,
+  // A calendar's feed address (POST /calendars/{id}/feed): its token only hashed; not delivered.
+  'calendar.feed_issued': FeedIssued,
+  'calendar.feed_revoked': FeedRevoked,
   'event.created': Event,
   'event.updated': Event,
   'event.cancelled': Event,
@@ -138,9 +142,13 @@ export type DomainEvent = { [T in DomainEventType]: { type: T; data: DomainEvent
  */
 export const EVENT_VERSIONS: Partial<Record<DomainEventType, number>> = {
   // v2: `taskId` and `goalId` (planner links) are always present, null when unlinked. v3: `reminders`, `exceptions`.
-  'event.created': 3,
-  'event.updated': 3,
-  'event.cancelled': 3,
+  // v4: `icalUid`, `icalRecurrenceId` (the iCalendar identity of imported events), null before.
+  'event.created': 4,
+  'event.updated': 4,
+  'event.cancelled': 4,
+  // v2: the series and the occurrence carry `icalUid`, `icalRecurrenceId`.
+  'event.occurrence.changed': 2,
+  'event.occurrence.cancelled': 2,
   // v2: the booking options and team hosts (meeting types); owner, hosts and assignment (bookings).
   ...BOOKING_EVENT_VERSIONS,
 };

@@ -115,6 +115,13 @@ export const Event = z
       .array(OccurrenceException)
       .max(MAX_EXCEPTIONS)
       .describe('Cancelled and changed occurrences of a series, by original start; always empty for a single event'),
+    icalUid: z.string().nullable().describe(
+      'The iCalendar UID the event came with (imported, or written over CalDAV), kept as given; null for events made here, ' +
+        'whose UID is `{id}@calendar-service`',
+    ),
+    icalRecurrenceId: DateTime.nullable().describe(
+      'Set on an event made from an RDATE of an imported series (same `icalUid`): that date, its RECURRENCE-ID',
+    ),
     status: z.enum(['confirmed', 'cancelled']),
     createdBy: Uuid,
     createdAt: DateTime,
@@ -124,10 +131,13 @@ export const Event = z
   })
   .meta({ id: 'Event', description: 'A calendar event (for recurring events: the series).', examples: [examples.event] });
 export type Event = z.infer<typeof Event>;
-/** What a command sets of an event; the rest (ids, status, times of change, version, exceptions) the schedule keeps. */
+/**
+ * What a command sets of an event; the rest (ids, status, times of change, version, exceptions, the iCalendar identity
+ * an import gives) the schedule keeps.
+ */
 export type EventFields = Omit<
   Event,
-  'id' | 'spaceId' | 'status' | 'createdBy' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'version' | 'exceptions'
+  'id' | 'spaceId' | 'status' | 'createdBy' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'version' | 'exceptions' | 'icalUid' | 'icalRecurrenceId'
 >;
 /** Everyone the event invites: the series' attendees and those of its changed occurrences (one may be in both). */
 export const attendeesOf = (event: Pick<Event, 'attendees' | 'exceptions'>): Event['attendees'] => [

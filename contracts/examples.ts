@@ -59,7 +59,7 @@ export const event = {
   attendees: [{ email: 'grace@example.com', name: 'Grace Hopper', userId: ids.otherUser, response: 'needs_action' }],
   reminders: [{ minutesBefore: 10, method: 'notification' }], allowOverlap: false,
   exceptions: [{ occurrenceStartsAt: '2026-03-23T09:00:00.000Z', startsAt: '2026-03-23T13:00:00.000Z', endsAt: '2026-03-23T14:00:00.000Z' }],
-  status: 'confirmed', createdBy: ids.user, createdAt: at.created, updatedAt: at.updated, deletedAt: null, version: 2,
+  icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: ids.user, createdAt: at.created, updatedAt: at.updated, deletedAt: null, version: 2,
 };
 
 export const webhook = {

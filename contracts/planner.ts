@@ -178,7 +178,7 @@ const eventExample = {
   calendarId: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e', title: 'Draft the Q3 roadmap', description: null, location: null,
   meetingUrl: null, kind: 'task', startsAt: '2026-11-30T08:00:00.000Z', endsAt: '2026-11-30T09:30:00.000Z',
   timeZone: 'Europe/Berlin', allDay: false, busy: true, recurrenceRule: null, taskId: TASK_ID, goalId: null,
-  resources: [], attendees: [], reminders: [], allowOverlap: false, exceptions: [], status: 'confirmed', createdBy: USER_ID,
+  resources: [], attendees: [], reminders: [], allowOverlap: false, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: USER_ID,
   createdAt: '2026-11-29T18:02:11.000Z', updatedAt: '2026-11-29T18:02:11.000Z', deletedAt: null, version: 1,
 };
 

@@ -20,6 +20,7 @@ import { eventTypesProjection } from '../projections/event-types.projection';
 import { focusProjection } from '../projections/focus.projection';
 import { goalsProjection } from '../projections/goals.projection';
 import { busyTimeProjection } from '../projections/busy-time.projection';
+import { icalFeedsProjection } from '../projections/ical-feeds.projection';
 import { answerThreads } from '../read-api/availability/answer-threads';
 import { insightsProjection } from '../projections/insights.projection';
 import type { Projection } from '../projections/projection';
@@ -67,6 +68,7 @@ export const PROJECTIONS: readonly Projection[] = [
   focusProjection, goalsProjection, eventTypesProjection, bugReportsProjection, insightsProjection,
   routinesProjection, tasksProjection, bookingsProjection, assistantProjection, automationsProjection, busyTimeProjection,
   remindersProjection,
+  icalFeedsProjection,
 ];
 
 export interface Ports {

@@ -12,6 +12,7 @@ import { eventTypeOperations } from '../contracts/event-types';
 import { eventOperations } from '../contracts/events';
 import { occurrenceOperations } from '../contracts/occurrences';
 import { focusOperations } from '../contracts/focus';
+import { icalOperations } from '../contracts/ical';
 import { inboxOperations } from '../contracts/inbox';
 import { goalOperations } from '../contracts/goals';
 import { insightOperations } from '../contracts/insights';
@@ -42,6 +43,7 @@ import { bookingsReadRoutes } from '../read-api/bookings/bookings.routes';
 import { bugReportsReadRoutes } from '../read-api/bug-reports/bug-reports.routes';
 import { eventTypesReadRoutes } from '../read-api/event-types/event-types.routes';
 import { focusReadRoutes } from '../read-api/focus/focus.routes';
+import { icalReadRoutes } from '../read-api/ical/feed.routes';
 import { goalsReadRoutes } from '../read-api/goals/goals.routes';
 import { inboxReadRoutes } from '../read-api/inbox/inbox.routes';
 import { insightsRoutes } from '../read-api/insights/insights.routes';
@@ -66,6 +68,7 @@ import { eventTypesWriteRoutes } from '../write-api/event-types/event-types.rout
 import { eventsWriteRoutes } from '../write-api/events/events.routes';
 import { occurrencesWriteRoutes } from '../write-api/events/occurrences.routes';
 import { focusWriteRoutes } from '../write-api/focus/focus.routes';
+import { icalWriteRoutes } from '../write-api/calendars/ical.routes';
 import { goalsWriteRoutes } from '../write-api/goals/goals.routes';
 import { integrationsRoutes } from '../write-api/integrations/integrations.routes';
 import { notificationsWriteRoutes } from '../write-api/notifications/notifications.routes';
@@ -93,7 +96,7 @@ export const apiOperations: Operation[] = [
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations, ...plannerOperations,
   ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations, ...inboxOperations, ...assistantOperations,
-  ...automationOperations,
+  ...automationOperations, ...icalOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -143,5 +146,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app), ...inboxReadRoutes(app),
     ...assistantReadRoutes(app), ...assistantWriteRoutes(app),
     ...automationsReadRoutes(app), ...automationsWriteRoutes(app),
+    ...icalWriteRoutes(app), ...icalReadRoutes(app),
   ];
 }

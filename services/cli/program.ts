@@ -9,12 +9,15 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { UsageError } from './context';
 import { eventsCommands } from './events';
+import { icalCommands } from './ical';
 import { projectionsCommands } from './projections';
 import { stateCommands } from './state';
 import { usersCommands } from './users';
 
 /** Each group registers its commands on the program: a new group is one module and one line here. */
-const COMMAND_GROUPS: ReadonlyArray<(program: Command) => void> = [eventsCommands, projectionsCommands, stateCommands, usersCommands];
+const COMMAND_GROUPS: ReadonlyArray<(program: Command) => void> = [
+  eventsCommands, icalCommands, projectionsCommands, stateCommands, usersCommands,
+];
 
 const USAGE = 2;
 
@@ -35,7 +38,7 @@ export function buildProgram(): Command {
   const program = new Command('calendar-service')
     .description(
       'Operate and analyse the calendar service: export, query and replay its event log; follow and rebuild ' +
-        'projections; read any state as it was at an instant; erase a user.\nReads the configuration from the environment, as the service does (DATA_DIR, ' +
+        'projections; read any state as it was at an instant; erase a user; import an .ics file.\nReads the configuration from the environment, as the service does (DATA_DIR, ' +
         'EVENTSTORE_URL, MONGO_URL, KAFKA_BROKERS, ADMIN_TOKEN, ADMIN_URL).',
     )
     .version(packageVersion())

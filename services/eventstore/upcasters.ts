@@ -25,11 +25,21 @@ const linkedToPlanner = (data: Record<string, unknown>) =>
 const withoutExceptions = (data: Record<string, unknown>) =>
   Object.assign({}, data, { reminders: data.reminders ?? [], exceptions: data.exceptions ?? [] });
 
+/** event.* v3 -> v4 (event.occurrence.* v1 -> v2, in their series and occurrence): made here, no iCalendar identity. */
+const withoutIcalIdentity = (data: Record<string, unknown>) =>
+  Object.assign({}, data, { icalUid: data.icalUid ?? null, icalRecurrenceId: data.icalRecurrenceId ?? null });
+const occurrenceWithoutIcalIdentity = (data: Record<string, unknown>) => {
+  const inner = (value: unknown) => (value !== null && typeof value === 'object' ? withoutIcalIdentity(value as Record<string, unknown>) : value);
+  return Object.assign({}, data, { series: inner(data.series), occurrence: inner(data.occurrence) });
+};
+
 export const UPCASTERS: readonly Upcaster[] = [
   ...['event.created', 'event.updated', 'event.cancelled'].flatMap((type) => [
     { type, from: 1, up: linkedToPlanner },
     { type, from: 2, up: withoutExceptions },
+    { type, from: 3, up: withoutIcalIdentity },
   ]),
+  ...['event.occurrence.changed', 'event.occurrence.cancelled'].map((type) => ({ type, from: 1, up: occurrenceWithoutIcalIdentity })),
   ...BOOKING_UPCASTERS,
 ];
 

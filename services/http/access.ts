@@ -98,6 +98,11 @@ export const access: Record<string, AccessRule> = {
   'GET /calendars/{id}/members': session(),
   'POST /calendars/{id}/members': session(),
   'DELETE /calendars/{id}/members/{userId}': session(),
+  // iCalendar (addendum): the feed address, importing a file, and the feed itself (its token is the credential)
+  'POST /calendars/{id}/feed': scope('calendars:write'),
+  'DELETE /calendars/{id}/feed': scope('calendars:write'),
+  'POST /calendars/{id}/import': scope('events:create'),
+  'GET /ical/{token}.ics': open(),
   'GET /event-types': session(),
   'POST /event-types': session(),
   'PATCH /event-types/{id}': session(),

@@ -1,4 +1,5 @@
 import express, { type Express, type Router } from 'express';
+import { IMPORT_MAX_BYTES } from '../../contracts/ical';
 import type { Operation } from '../../contracts/operation';
 import { authorizationServerMetadata, DISCOVERY_PATH } from '../../write-api/oauth/discovery';
 import { signInGate } from '../../write-api/oauth/sign-in.routes';
@@ -65,6 +66,8 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: keepRawBody });
   // Only methods that carry a body parse one, so a stray body never masks a 405 or a GET's answer.
   api.use((req, res, next) => (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) ? json(req, res, next) : next()));
+  // An iCalendar import is the file itself (contracts/ical.ts), up to 10 MB.
+  api.post('/calendars/:id/import', express.text({ type: 'text/calendar', limit: IMPORT_MAX_BYTES }));
   // OAuth clients and the sign-in and consent pages' forms post form-encoded bodies (RFC 6749); nothing else accepts them.
   api.use(['/oauth/token', '/oauth/authorize', '/oauth/sign-in'], express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   const deps = {
@@ -86,6 +89,11 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
   api.get('/oauth/authorize', signInGate(app, (req) => auth.principal(req)));
   api.use(dispatcher(operations, Object.keys(access)));
   http.use(BASE_PATH, routePrefix(BASE_PATH), api);
+  // Feed addresses are `{PUBLIC_URL}/ical/{token}.ics` (addendum): the same operation as under the base path.
+  http.use('/ical', (req, res, next) => {
+    req.url = `/ical${req.url}`;
+    api(req, res, next);
+  });
   // Everything else comes after the API, so that an API request passes as few layers as it can.
   http.use(docsRoutes());
   http.get(DISCOVERY_PATH, (req, res) => {

@@ -6,6 +6,8 @@ export interface Reply {
   json?: Buffer | readonly Buffer[];
   /** An HTML page (the OAuth consent page), sent as text/html instead of `body`. */
   html?: string;
+  /** A body of another media type (an iCalendar feed), already encoded. */
+  text?: { type: string; body: Buffer };
   headers?: Record<string, string>;
   /** Log position of the last event this request appended. */
   position?: number | null;

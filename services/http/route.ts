@@ -162,8 +162,11 @@ function withEtag(op: Operation, reply: Reply): Reply {
  * (generated ETags are off; a 304 needs an ETag these answers do not carry) for about 7 % of a cached GET /events.
  */
 function sendJson(res: Response, json: Buffer | readonly Buffer[]): void {
-  const pieces = Buffer.isBuffer(json) ? [json] : json;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  sendPieces(res, 'application/json; charset=utf-8', Buffer.isBuffer(json) ? [json] : json);
+}
+
+function sendPieces(res: Response, type: string, pieces: readonly Buffer[]): void {
+  res.setHeader('Content-Type', type);
   res.setHeader('Content-Length', String(pieces.reduce((n, piece) => n + piece.length, 0)));
   if (res.req.method === 'HEAD') return void res.end();
   res.cork();
@@ -177,6 +180,7 @@ export function sendReply(res: Response, reply: Reply): void {
   if (reply.cookies?.length) res.setHeader('Set-Cookie', reply.cookies);
   res.status(reply.status);
   if (reply.json !== undefined) sendJson(res, reply.json);
+  else if (reply.text !== undefined) sendPieces(res, reply.text.type, [reply.text.body]);
   else if (reply.html !== undefined) res.type('html').send(reply.html);
   else if (reply.body === undefined) res.end();
   else res.json(reply.body);

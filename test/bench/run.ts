@@ -24,6 +24,8 @@
  *      events (default 100,000) into a fresh embedded read store
  *  11. scale (scale-bench.ts): 10k and 100k events in the log (1M with SCALE_1M=1): RSS, disk per event, cold start,
  *      a week's GET /events and /sync as one calendar grows
+ *  12. iCalendar (ical-bench.ts): POST /calendars/{id}/import of a file of ICAL_EVENTS events (default 10,000), and
+ *      GET /ical/{token}.ics of that calendar (built, kept built, 304)
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
@@ -46,6 +48,7 @@ import { EXCEPTIONS, seedSeriesWeek } from './exceptions-bench';
 import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { rebuildBench, rebuildEvents } from './rebuild-bench';
 import { scaleBench, scaleSizes, scaleSummary } from './scale-bench';
+import { icalBench, ICAL_EVENTS, printIcal } from './ical-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { SUGGESTION_ATTENDEES, SUGGESTION_DAYS, seedSuggestionsTeam } from './suggestions-bench';
 import { webhookBench } from './webhook-bench';
@@ -405,6 +408,11 @@ async function main(): Promise<void> {
   const scale = await scaleBench(log);
   log();
 
+  log(`[12] iCalendar: importing ${fmt(ICAL_EVENTS, 0)} events, and the feed of that calendar (service child; ical-bench.ts)`);
+  const ical = await icalBench();
+  printIcal(ical, log);
+  log();
+
   // Summary
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   const rows: Row[] = [
@@ -498,6 +506,19 @@ async function main(): Promise<void> {
     })),
     { figure: `Rebuild of all projections at once, ${fmt(rebuild.events, 0)} events`, value: `${fmt(rebuild.all, 0)} events/s of the log`, target: '-', result: '-' },
     ...scaleSummary(scale),
+    {
+      figure: `iCalendar import, ${fmt(ical.events, 0)} events (answered once projected)`,
+      value: `${fmt(ical.eventsPerSec, 0)} events/s (${ms(ical.importMs)}); before projections ${fmt((ical.events / ical.unwaitedMs) * 1000, 0)} events/s`,
+      target: '>= 5,000 events/s',
+      result: pass(ical.eventsPerSec >= 5000),
+    },
+    {
+      figure: `iCalendar feed, ${fmt(ical.events, 0)} events (unchanged, kept built)`,
+      value: `p50 ${ms(ical.feed.p50)}, p90 ${ms(ical.feed.p90)}; first build ${ms(ical.firstFeedMs)}; after a change p50 ${ms(ical.afterChange.p50)}`,
+      target: '< 200 ms',
+      result: pass(ical.feed.p50 < 200),
+    },
+    { figure: 'iCalendar feed, If-None-Match (304)', value: `p50 ${ms(ical.notModified.p50)}, p90 ${ms(ical.notModified.p90)}`, target: '< 5 ms', result: pass(ical.notModified.p50 < 5) },
   ];
   const w = [0, 0, 0, 0];
   const cells = (r: Row) => [r.figure, r.value, r.target, r.result];

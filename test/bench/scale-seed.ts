@@ -46,7 +46,7 @@ function eventData(id: string, space: string, calendar: string, owner: string, s
     id, spaceId: space, calendarId: calendar, title: `Scale bench ${i}`, description: 'Seeded by the scale bench',
     location: 'Room 4', meetingUrl: null, kind: 'meeting', startsAt: iso(startMs), endsAt: iso(startMs + DURATION_MS),
     timeZone: 'Europe/Paris', allDay: false, busy: true, recurrenceRule: rule, taskId: null, goalId: null, resources: [],
-    attendees: [], reminders: [], allowOverlap: true, exceptions: [], status: 'confirmed', createdBy: owner, createdAt: at, updatedAt: at,
+    attendees: [], reminders: [], allowOverlap: true, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: owner, createdAt: at, updatedAt: at,
     deletedAt: null, version: 1,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Schema evolution end to end: `event.created` v1 events (before the planner's `taskId`/`goalId`, and v2's
- * `reminders`/`exceptions`) stored as they were, through the adapter underneath, read as v3 through the store
+ * `reminders`/`exceptions`) stored as they were, through the adapter underneath, read as v4 (with v4's `icalUid`/`icalRecurrenceId` null) through the store
  * (deciders), the projections (GET) and the store API the export reads.
  */
 import { randomUUID } from 'node:crypto';
@@ -29,8 +29,8 @@ async function storeV1Event(c: Client, title: string) {
   return { id, stream, position };
 }
 
-describe('schema evolution: event.* v1 -> v3', () => {
-  it('reads stored v1 events as v3 through the store, the projections, the decider and the export', async () => {
+describe('schema evolution: event.* v1 -> v4', () => {
+  it('reads stored v1 events as v4 through the store, the projections, the decider and the export', async () => {
     const c = await signUp(base);
     const v1 = await storeV1Event(c, 'Recorded by v1');
     const [stored] = await svc.service.ports.events.readStream(v1.stream, 0).then((all) => all.filter((e) => e.position === v1.position));
@@ -39,8 +39,10 @@ describe('schema evolution: event.* v1 -> v3', () => {
 
     // The store every reader goes through.
     const [read] = (await svc.service.context.events.readStream(v1.stream)).filter((e) => e.position === v1.position);
-    expect(read.metadata.schemaVersion).toBe(3);
-    expect(read.data).toMatchObject({ id: v1.id, title: 'Recorded by v1', taskId: null, goalId: null, reminders: [], exceptions: [] });
+    expect(read.metadata.schemaVersion).toBe(4);
+    expect(read.data).toMatchObject({
+      id: v1.id, title: 'Recorded by v1', taskId: null, goalId: null, reminders: [], exceptions: [], icalUid: null, icalRecurrenceId: null,
+    });
 
     // The projections (GET reads them) and the decider (the PATCH folds the stream).
     const got = await c.call('GET', `/events/${v1.id}`, undefined, { 'X-Calendar-Min-Position': String(v1.position) });
@@ -55,9 +57,9 @@ describe('schema evolution: event.* v1 -> v3', () => {
     // The export's store API (a fresh decoding store over the same adapters, as the CLI opens it).
     const exported = await historyStore(svc.service.ports.events, svc.service.ports.store).events.readAll(v1.position - 1, 100);
     const [old, renamed] = exported.filter((e) => (e.data as { id?: string } | null)?.id === v1.id);
-    expect(old).toMatchObject({ metadata: { schemaVersion: 3 }, data: { title: 'Recorded by v1', taskId: null, goalId: null, exceptions: [] } });
-    expect(renamed).toMatchObject({ type: 'event.updated', metadata: { schemaVersion: 3 }, data: { title: 'Renamed by v2' } });
+    expect(old).toMatchObject({ metadata: { schemaVersion: 4 }, data: { title: 'Recorded by v1', taskId: null, goalId: null, exceptions: [], icalUid: null } });
+    expect(renamed).toMatchObject({ type: 'event.updated', metadata: { schemaVersion: 4 }, data: { title: 'Renamed by v2' } });
     const [storedRename] = (await svc.service.ports.events.readAll(v1.position, 100)).filter((e) => e.id === renamed.id);
-    expect(storedRename.metadata.schemaVersion).toBe(3); // new writes are recorded at the current version
+    expect(storedRename.metadata.schemaVersion).toBe(4); // new writes are recorded at the current version
   });
 });

@@ -16,7 +16,7 @@ function busyEvent(id: string, start: string, end: string, overrides: Partial<Ev
   const data: Event = {
     id, spaceId: SPACE, calendarId: CAL2, title: 'Busy', description: null, location: null, meetingUrl: null, kind: 'meeting',
     startsAt: start, endsAt: end, timeZone: 'UTC', allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null,
-    resources: [], attendees: [], reminders: [], allowOverlap: false, exceptions: [], status: 'confirmed', createdBy: HOST,
+    resources: [], attendees: [], reminders: [], allowOverlap: false, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: HOST,
     createdAt: NOW, updatedAt: NOW,
     deletedAt: null, version: 1, ...overrides,
   };

@@ -48,7 +48,7 @@ function fields(overrides: Partial<EventFields> = {}): EventFields {
 }
 const event = (id: string, calendarId = CAL) => {
   const data: Event = {
-    ...fields({ calendarId }), id, spaceId: SPACE, exceptions: [], status: 'confirmed', createdBy: OWNER, createdAt: NOW,
+    ...fields({ calendarId }), id, spaceId: SPACE, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: OWNER, createdAt: NOW,
     updatedAt: NOW, deletedAt: null, version: 1,
   };
   return { type: 'event.created' as const, data };

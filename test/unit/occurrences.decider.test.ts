@@ -32,6 +32,7 @@ function event(id: string, o: Partial<Event> = {}): Event {
     id, spaceId: SPACE, calendarId: CAL, title: 'Standup', description: null, location: null, meetingUrl: null, kind: 'meeting',
     startsAt: '2026-10-22T07:00:00.000Z', endsAt: '2026-10-22T07:30:00.000Z', timeZone: 'Europe/Berlin', allDay: false, busy: true,
     recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [], reminders: [], allowOverlap: false, exceptions: [],
+    icalUid: null, icalRecurrenceId: null,
     status: 'confirmed', createdBy: OWNER, createdAt: NOW, updatedAt: NOW, deletedAt: null, version: 1, ...o,
   };
 }

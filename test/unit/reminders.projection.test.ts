@@ -50,7 +50,7 @@ function calendarEvent(fields: Partial<Event> = {}): Event {
     id: EVENT, spaceId: OWNER, calendarId: OWNER, title: 'Planning', description: null, location: null, meetingUrl: null,
     kind: 'meeting', startsAt: iso(T0 + 3 * HOUR), endsAt: iso(T0 + 4 * HOUR), timeZone: 'Europe/Lisbon', allDay: false,
     busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [],
-    reminders: [{ minutesBefore: 10, method: 'notification' }], allowOverlap: false, exceptions: [], status: 'confirmed',
+    reminders: [{ minutesBefore: 10, method: 'notification' }], allowOverlap: false, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed',
     createdBy: OWNER, createdAt: iso(T0), updatedAt: iso(T0), deletedAt: null, version: 1, ...fields,
   };
 }

@@ -29,7 +29,7 @@ function fields(overrides: Partial<EventFields> = {}): EventFields {
 
 function existing(id: string, overrides: Partial<EventFields> = {}, status: Event['status'] = 'confirmed') {
   const data: Event = {
-    ...fields(overrides), id, spaceId: SPACE, exceptions: [], status, createdBy: OWNER, createdAt: NOW, updatedAt: NOW,
+    ...fields(overrides), id, spaceId: SPACE, exceptions: [], icalUid: null, icalRecurrenceId: null, status, createdBy: OWNER, createdAt: NOW, updatedAt: NOW,
     deletedAt: status === 'cancelled' ? NOW : null, version: 1,
   };
   return { type: 'event.created' as const, data };

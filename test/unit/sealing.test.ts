@@ -75,7 +75,9 @@ describe('sealing decorator', () => {
   });
 
   it('seals under the author and the owner the data names, so destroying either key redacts it', async () => {
-    const answer = { id: randomUUID(), title: 'Ada\'s review', createdBy: ada, taskId: null, goalId: null, reminders: [], exceptions: [] };
+    const answer = {
+      id: randomUUID(), title: 'Ada\'s review', createdBy: ada, taskId: null, goalId: null, reminders: [], exceptions: [], icalUid: null, icalRecurrenceId: null,
+    };
     expect(keyOwners(event('event.updated', answer, bob))).toEqual([ada, bob]);
     expect(keyOwners(event('email.claimed', { email: 'a@example.com', userId: ada }, null))).toEqual([ada]);
     expect(keyOwners(event('user.erased', { userId: ada }, null))).toEqual([]);
@@ -95,8 +97,8 @@ describe('sealing decorator', () => {
     const v1 = event('event.created', { id: randomUUID(), title: 'Old', createdBy: ada }, ada);
     await history.events.append('s-3', [v1], 'no_stream');
     const [read] = await history.events.readStream('s-3');
-    expect(read.data).toEqual({ ...(v1.data as object), taskId: null, goalId: null, reminders: [], exceptions: [] });
-    expect(read.metadata.schemaVersion).toBe(3);
+    expect(read.data).toEqual({ ...(v1.data as object), taskId: null, goalId: null, reminders: [], exceptions: [], icalUid: null, icalRecurrenceId: null });
+    expect(read.metadata.schemaVersion).toBe(4);
   });
 
   it('an erased user\'s key is gone from the store for good and nothing new is sealed for them', async () => {

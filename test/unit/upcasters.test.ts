@@ -1,5 +1,5 @@
 /** The upcaster registry: chains of versions, gaps refused, current and newer data left alone. */
-import { EVENT_VERSIONS, schemaVersionOf } from '../../contracts/domain-events';
+import { schemaVersionOf } from '../../contracts/domain-events';
 import type { RecordedEvent } from '../../services/eventstore/event-store.port';
 import { UPCASTERS, Upcasters, type Upcaster } from '../../services/eventstore/upcasters';
 
@@ -46,19 +46,36 @@ describe('upcaster registry', () => {
     expect(() => new Upcasters([...thingUpcasters, thingUpcasters[0]], { thing: 3 })).toThrow('two upcasters for thing@1');
   });
 
-  it("the service's registry is complete; event.* v1 reads as v3: unlinked planner fields, no reminders, no exceptions", () => {
+  it("the service's registry is complete; event.* v1 reads as v4: unlinked planner fields, no reminders, exceptions or iCalendar identity", () => {
     expect(() => new Upcasters(UPCASTERS)).not.toThrow();
-    expect(schemaVersionOf('event.created')).toBe(3);
+    expect(schemaVersionOf('event.created')).toBe(4);
     expect(schemaVersionOf('task.created')).toBe(1);
     const v1 = { id: 'x', title: 'Standup' };
-    for (const type of Object.keys(EVENT_VERSIONS).filter((t) => t.startsWith('event.'))) {
+    const unlinked = { taskId: null, goalId: null, reminders: [], exceptions: [], icalUid: null, icalRecurrenceId: null };
+    for (const type of ['event.created', 'event.updated', 'event.cancelled']) {
       const read = new Upcasters(UPCASTERS).upcast(recorded(type, v1, 1));
-      expect(read.data).toEqual({ id: 'x', title: 'Standup', taskId: null, goalId: null, reminders: [], exceptions: [] });
-      expect(read.metadata.schemaVersion).toBe(3);
+      expect(read.data).toEqual({ id: 'x', title: 'Standup', ...unlinked });
+      expect(read.metadata.schemaVersion).toBe(4);
     }
     const linked = { id: 'x', taskId: 't', goalId: 'g' };
-    expect(new Upcasters(UPCASTERS).upcast(recorded('event.updated', linked, 1)).data).toEqual({ ...linked, reminders: [], exceptions: [] });
+    expect(new Upcasters(UPCASTERS).upcast(recorded('event.updated', linked, 1)).data)
+      .toEqual({ ...linked, reminders: [], exceptions: [], icalUid: null, icalRecurrenceId: null });
     const v2 = { id: 'x', taskId: null, goalId: null, reminders: [{ minutesBefore: 5, method: 'push' }] };
-    expect(new Upcasters(UPCASTERS).upcast(recorded('event.created', v2, 2)).data).toEqual({ ...v2, exceptions: [] });
+    expect(new Upcasters(UPCASTERS).upcast(recorded('event.created', v2, 2)).data)
+      .toEqual({ ...v2, exceptions: [], icalUid: null, icalRecurrenceId: null });
+    const imported = { ...v2, exceptions: [], icalUid: 'abc@example.com', icalRecurrenceId: null };
+    expect(new Upcasters(UPCASTERS).upcast(recorded('event.created', imported, 4)).data).toEqual(imported);
+  });
+
+  it('event.occurrence.* v1 reads as v2: its series and occurrence without iCalendar identity', () => {
+    for (const type of ['event.occurrence.changed', 'event.occurrence.cancelled']) {
+      const v1 = { seriesId: 'x', occurrenceStartsAt: 'o', occurrence: { id: 'x' }, series: { id: 'x', exceptions: [] } };
+      const read = new Upcasters(UPCASTERS).upcast(recorded(type, v1, 1));
+      expect(read.data).toEqual({
+        seriesId: 'x', occurrenceStartsAt: 'o', occurrence: { id: 'x', icalUid: null, icalRecurrenceId: null },
+        series: { id: 'x', exceptions: [], icalUid: null, icalRecurrenceId: null },
+      });
+      expect(read.metadata.schemaVersion).toBe(2);
+    }
   });
 });

@@ -24,7 +24,7 @@ const sampleEvent: Event = {
   id: uuid(1), spaceId: uuid(2), calendarId: uuid(3), title: 'Standup', description: null, location: null,
   meetingUrl: null, kind: 'meeting', startsAt: at, endsAt: '2031-03-01T10:15:00.000Z', timeZone: 'Europe/Paris',
   allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [], attendees: [], reminders: [],
-  allowOverlap: false, exceptions: [],
+  allowOverlap: false, exceptions: [], icalUid: null, icalRecurrenceId: null,
   status: 'confirmed', createdBy: uuid(4), createdAt: at, updatedAt: at, deletedAt: null, version: 1,
 };
 const sampleTask = {

@@ -121,7 +121,7 @@ export interface NewEvent {
 
 export const newBookingEvent = (e: NewEvent, guest: Guest, now: string): Event => ({
   ...e, meetingUrl: null, kind: 'meeting', allDay: false, busy: true, recurrenceRule: null, taskId: null, goalId: null, resources: [],
-  attendees: [attendeeOf(guest)], allowOverlap: false, exceptions: [], status: 'confirmed', createdAt: now, updatedAt: now,
+  attendees: [attendeeOf(guest)], allowOverlap: false, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdAt: now, updatedAt: now,
   deletedAt: null, version: 1,
 });
 

@@ -131,7 +131,8 @@ function split(command: Extract<OccurrenceCommand, { type: 'SplitSeries' }>, sta
   checkFields(state, before);
   const draft: Event = {
     ...series, startsAt: iso(at), endsAt: iso(at + durationOf(series)), recurrenceRule: rules.after, ...command.changes,
-    id: command.newEventId, status: 'confirmed', createdBy: command.actorId, createdAt: now, updatedAt: now, deletedAt: null, version: 1,
+    // The new series is made here: it has no iCalendar identity of its own (the old series keeps the UID).
+    id: command.newEventId, icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: command.actorId, createdAt: now, updatedAt: now, deletedAt: null, version: 1,
   };
   const created = { ...draft, exceptions: keptExceptions(draft, series.exceptions.filter((x) => originalOf(x) >= at)) };
   validate(state, created, now, new Map([[series.id, before]]));

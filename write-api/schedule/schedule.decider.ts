@@ -11,6 +11,7 @@ import { conflict, notFound, versionMismatch } from '../../services/errors';
 import type { BookingHeld, BookingPart } from '../../contracts/bookings';
 import { BookingIndex } from './booking-index';
 import { decidePart, evolvePart, partsOfCancelledEvent, type PartCommand, type PartEvent } from './booking-parts.rules';
+import { decideImport, type ImportCommand } from '../calendars/import.rules';
 import {
   bookingsOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
 } from './booking.rules';
@@ -56,7 +57,8 @@ export type ScheduleCommand =
   | OccurrenceCommand
   | BookingCommand
   | PartCommand
-  | MemberCommand;
+  | MemberCommand
+  | ImportCommand;
 
 type ScheduleEvent =
   | Extract<DomainEvent, { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }>
@@ -87,7 +89,7 @@ function checkVersion(event: Event, allowed: number[] | undefined): void {
 function newEvent(state: ScheduleState, space: Space, eventId: string, fields: EventFields, actorId: string, now: string): Event {
   if (state.events.has(eventId)) throw conflict('duplicate_id', 'An event with this id exists');
   return {
-    id: eventId, spaceId: space.id, ...fields, exceptions: [], status: 'confirmed', createdBy: actorId, createdAt: now,
+    id: eventId, spaceId: space.id, ...fields, exceptions: [], icalUid: null, icalRecurrenceId: null, status: 'confirmed', createdBy: actorId, createdAt: now,
     updatedAt: now, deletedAt: null, version: 1,
   };
 }
@@ -188,6 +190,8 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'UnshareCalendar':
       case 'AddSpaceMember':
         return decideMembers(command, state);
+      case 'ImportEvents':
+        return decideImport(command, state, requireWritable(state, command.actorId, command.calendarId).id);
     }
   },
 
