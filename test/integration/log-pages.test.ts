@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { schemaVersionOf } from '../../contracts/domain-events';
 import { catchUpTogether, type CatchingUp } from '../../projections/catch-up';
 import { decodingEventStore, historyStore } from '../../services/eventstore/decoding-event-store';
 import type { EventStore, NewEvent } from '../../services/eventstore/event-store.port';
@@ -79,7 +80,7 @@ it('gives what the main thread reads, opened with the keys it asks the main thre
   const read = await offThread.events.readAllOf!(0, 6, types);
   expect(read).toStrictEqual(onMain);
   expect(read.events.map((e) => e.type)).toEqual(['event.created', 'event.updated', 'thing.noted', 'thing.noted', 'thing.noted']);
-  expect(read.events[0]).toMatchObject({ data: { title: 'v1, upcast on read', taskId: null, goalId: null, exceptions: [] }, metadata: { schemaVersion: 3 } });
+  expect(read.events[0]).toMatchObject({ data: { title: 'v1, upcast on read', taskId: null, goalId: null, exceptions: [] }, metadata: { schemaVersion: schemaVersionOf('event.created') } });
   expect(read.events[3].data).toEqual({ note: 'Bob only' });
   expect(page.events.map((e) => e.position)).toEqual(read.events.map((e) => e.position));
 
