@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, NonBlankText, TimeZone } from './common';
+import { DateTime, Email, ErrorEnvelope, NonBlankText, TimeZone } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { Profile } from './profile';
 
 export const SignupBody = z
   .object({
-    email: z.email().max(254),
+    email: Email,
     password: z.string().min(8).max(512),
     name: NonBlankText(200),
     timeZone: TimeZone.optional(),

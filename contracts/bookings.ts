@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { WorkingHour } from './availability';
-import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, ErrorEnvelope, IdParams, IsoDate, NonBlankText, TimeZone, Uuid } from './common';
+import { BoundedDate as FromDate, BoundedInstant as Instant, DateTime, Email, ErrorEnvelope, IdParams, IsoDate, NonBlankText, TimeZone, Uuid } from './common';
 import { BookingAssignment, DurationMinutes, optionFields, optionShape } from './booking-options';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
@@ -299,7 +299,7 @@ export const SlotsResponse = z
     examples: [{ timeZone: 'Europe/Lisbon', durationMinutes: 30, startsAt: '2026-12-01T00:00:00.000Z', endsAt: '2026-12-02T00:00:00.000Z', slots: [slotExample] }],
   });
 
-const GuestInput = z.strictObject({ name: NonBlankText(200), email: z.email().max(254) });
+const GuestInput = z.strictObject({ name: NonBlankText(200), email: Email });
 
 export const PublicBookingBody = z
   .object({

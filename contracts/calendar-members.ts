@@ -3,7 +3,7 @@
  * resource and the three operations; what each role may see and do is in docs/sharing.md.
  */
 import { z } from 'zod';
-import { DateTime, ErrorEnvelope, Uuid } from './common';
+import { DateTime, Email, ErrorEnvelope, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
@@ -66,7 +66,7 @@ export const memberView = ({ calendarId, userId, email, name, role, createdAt, u
   ({ calendarId, userId, email, name, role, createdAt, updatedAt });
 
 export const AddCalendarMemberBody = z
-  .strictObject({ email: z.email().max(254).describe('The email of a user of this service'), role: SharedRole })
+  .strictObject({ email: Email.describe('The email of a user of this service'), role: SharedRole })
   .meta({ id: 'AddCalendarMemberBody', examples: [{ email: 'grace@example.com', role: 'reader' }] });
 export type AddCalendarMemberBody = z.infer<typeof AddCalendarMemberBody>;
 
@@ -89,12 +89,12 @@ export const calendarMemberOperations = [
     description: 'The owner gives a user of this service (by email) a role on the calendar. Adding someone who is already a '
       + 'member sets their role (201 with the member as they now are). The member then lists the calendar in GET /calendars '
       + `with that role. At most ${MAX_CALENDAR_MEMBERS} members per calendar (409 \`too_many_members\`); the owner cannot be `
-      + 'a member of their own calendar (400). An email that belongs to no user is 404, as an unknown calendar is.',
+      + 'a member of their own calendar (409 `already_owner`). An email that belongs to no user is 404, as an unknown calendar is.',
     params: z.object({ id: Uuid }), body: AddCalendarMemberBody,
     responses: {
       201: { description: 'The member', schema: MemberResponse },
       403: ownerOnly, 404: notFound,
-      409: { description: '`too_many_members`', schema: ErrorEnvelope },
+      409: { description: '`too_many_members`; `already_owner` (the person is the calendar\'s owner)', schema: ErrorEnvelope },
     },
   }),
   op({

@@ -3,6 +3,8 @@ import * as examples from './examples';
 
 /** Any 8-4-4-4-12 hex id (not only RFC 9562 versions), so well-formed but unknown ids are 404, not 400. */
 export const Uuid = z.guid();
+/** An email address as RFC 5321 bounds it: at most 254 characters, at most 64 of them before the `@`. */
+export const Email = z.email().max(254).refine((email) => email.indexOf('@') <= 64, 'the part before the @ is at most 64 characters');
 export const DateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time; answers are always UTC');
 export const IsoDate = z.iso.date().describe('YYYY-MM-DD');
 /*

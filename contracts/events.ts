@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AsOf, checkedByServer, DateTime, DateTimeAfter, ErrorEnvelope, IdParams, NonBlankText, TimeZone, Uuid } from './common';
+import { AsOf, checkedByServer, DateTime, DateTimeAfter, Email, ErrorEnvelope, IdParams, NonBlankText, TimeZone, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { MAX_PAGE_SIZE, NextPageToken, PageQuery } from './paging';
@@ -18,7 +18,7 @@ export const MAX_EVENT_RANGE_DAYS = 366;
 export const MAX_EVENT_DAYS = 366;
 const Resource = z.string().min(1).max(100).describe('A resource name such as `room:blue`');
 
-export const AttendeeInput = z.strictObject({ email: z.email().max(254), name: Text(200).optional() });
+export const AttendeeInput = z.strictObject({ email: Email, name: Text(200).optional() });
 export const Attendee = z
   .object({
     email: z.string(),

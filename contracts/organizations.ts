@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { CalendarRole } from './calendar-members';
-import { DateTime, ErrorEnvelope, NonBlankText, Uuid } from './common';
+import { DateTime, Email, ErrorEnvelope, NonBlankText, Uuid } from './common';
 import * as examples from './examples';
 import { op } from './operation';
 import { NextPageToken, PageQuery } from './paging';
@@ -71,7 +71,7 @@ export const SpaceMemberRecord = z.object({
 export type SpaceMemberRecord = z.infer<typeof SpaceMemberRecord>;
 
 export const AddOrganizationMemberBody = z
-  .strictObject({ email: z.email().max(254).describe('The email of a user of this service'), role: MemberRole })
+  .strictObject({ email: Email.describe('The email of a user of this service'), role: MemberRole })
   .meta({ id: 'AddOrganizationMemberBody', examples: [{ email: 'grace@example.com', role: 'member' }] });
 export type AddOrganizationMemberBody = z.infer<typeof AddOrganizationMemberBody>;
 
@@ -100,14 +100,14 @@ export const organizationOperations = [
     method: 'post', path: '/organizations/{id}/members', tag: 'Organizations', summary: 'Add a member or admin',
     description: 'By the owner or an admin. The person (a user of this service, by email) then lists the organization in '
       + 'GET /organizations, sees its calendars, and may be given tasks by the other members. Adding a member again sets '
-      + `their role. At most ${MAX_ORGANIZATION_MEMBERS} members (409 \`too_many_members\`). The owner keeps their role (400). `
+      + `their role. At most ${MAX_ORGANIZATION_MEMBERS} members (409 \`too_many_members\`). The owner keeps their role (409 \`already_owner\`). `
       + 'An email that belongs to no user is 404, as an unknown organization is.',
     params: z.object({ id: Uuid }), body: AddOrganizationMemberBody,
     responses: {
       201: { description: 'The member', schema: z.object({ member: OrganizationMember }).meta({ id: 'OrganizationMemberResponse' }) },
       403: { description: '`forbidden`: the caller is a member but not an admin', schema: ErrorEnvelope },
       404: notFound,
-      409: { description: '`too_many_members`', schema: ErrorEnvelope },
+      409: { description: '`too_many_members`; `already_owner` (the person is the organization\'s owner)', schema: ErrorEnvelope },
     },
   }),
 ];

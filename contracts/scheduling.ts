@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { tooMuch } from './availability';
-import { BoundedInstant as Instant, DateTime, laterThan, Uuid } from './common';
+import { BoundedInstant as Instant, DateTime, Email, laterThan, Uuid } from './common';
 import { op } from './operation';
 
 export const SCHEDULING_LIMITS = {
@@ -23,7 +23,7 @@ export const SCHEDULING_LIMITS = {
 const limits = SCHEDULING_LIMITS;
 
 export const PersonRef = z
-  .union([Uuid, z.email().max(254)])
+  .union([Uuid, Email])
   .meta({ id: 'PersonRef', description: 'A user id, or the email of a user', examples: ['grace@example.com'] });
 
 const people = (what: string) =>

@@ -84,7 +84,7 @@ describe('POST /calendars/{id}/members', () => {
     expect(listed.body).toEqual({ members: [again.body.member], nextPageToken: null });
   });
 
-  it('refusals write nothing: stranger 404, member 403, unknown email 404, owner 400, bad role 400, API key 403', async () => {
+  it('refusals write nothing: stranger 404, member 403, unknown email 404, owner 409, bad role 400, API key 403', async () => {
     const w = await world();
     await share(w, 'writer');
     const key = (await w.owner.call('POST', '/api-keys', { name: 'k', scopes: ['calendars:write', 'calendars:read'] })).body.key as string;
@@ -94,7 +94,7 @@ describe('POST /calendars/{id}/members', () => {
     const unknown = await w.owner.call('POST', `/calendars/${w.calendarId}/members`, { email: 'nobody-here@example.com', role: 'reader' });
     expectNotFound(unknown);
     expectNotFound(await w.owner.call('POST', `/calendars/${randomUUID()}/members`, { email: w.stranger.email, role: 'reader' }));
-    expectInvalid(await share(w, 'reader', w.owner), 'body.email');
+    expectError(await share(w, 'reader', w.owner), 409, 'already_owner');
     expectInvalid(await share(w, 'admin'), 'body.role');
     expectInvalid(await w.owner.call('POST', `/calendars/${w.calendarId}/members`, { email: 'not an email', role: 'reader' }), 'body.email');
     const viaKey = await request(svc.base, 'POST', `/calendars/${w.calendarId}/members`, { email: w.stranger.email, role: 'reader' }, { authorization: `Bearer ${key}` });

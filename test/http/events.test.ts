@@ -146,6 +146,7 @@ describe('POST /events and GET /events/{id}', () => {
     ['a MINUTELY recurrenceRule', { recurrenceRule: 'FREQ=MINUTELY', startsAt: t(6, 10), endsAt: t(6, 11) }],
     ['a recurrenceRule carrying DTSTART', { recurrenceRule: 'DTSTART:20310306T100000Z\nRRULE:FREQ=DAILY', startsAt: t(6, 10), endsAt: t(6, 11) }],
     ['an attendee without a valid email', { attendees: [{ email: 'nope' }], startsAt: t(6, 10), endsAt: t(6, 11) }],
+    ['an attendee whose email has 65 characters before the @', { attendees: [{ email: `${'a'.repeat(65)}@example.com` }], startsAt: t(6, 10), endsAt: t(6, 11) }],
   ])('refuses %s with 400 invalid_request and creates nothing', async (_label, body) => {
     const c = await signUp(base);
     expectInvalid(await create(c, body));

@@ -66,7 +66,7 @@ describe('POST /organizations/{id}/members', () => {
     expect((await organizationsOf(member))[0].role).toBe('admin');
   });
 
-  it('refusals write nothing: member 403, stranger 404, personal Space 404, unknown email 404, owner 400, bad role 400', async () => {
+  it('refusals write nothing: member 403, stranger 404, personal Space 404, unknown email 404, owner 409, bad role 400', async () => {
     const [owner, member, stranger] = await Promise.all(Array.from({ length: 3 }, () => signUp(svc.base)));
     const org = await organization(owner);
     await add(owner, org.id, member);
@@ -77,7 +77,7 @@ describe('POST /organizations/{id}/members', () => {
     expectNotFound(await add(owner, personal, member));
     expectNotFound(await add(owner, randomUUID(), member));
     expectNotFound(await owner.call('POST', `/organizations/${org.id}/members`, { email: 'no-such-user@example.com', role: 'member' }));
-    expectInvalid(await add(owner, org.id, owner), 'body.email');
+    expectError(await add(owner, org.id, owner), 409, 'already_owner');
     expectInvalid(await add(owner, org.id, stranger, 'owner'), 'body.role');
     expect(await head()).toBe(before);
     expect(await organizationsOf(stranger)).toEqual([]);

@@ -8,8 +8,8 @@ valid are touched; cases meant to be invalid are left as generated.
 - `x-weekday` on a date (ISO, 1 = Monday): the date moves back to that weekday.
 - `x-not-in-future` on a date-time: a later one becomes an hour ago.
 - `x-issued-by-server` (page tokens): only the server mints valid values, so valid cases leave the field out.
-- `x-checked-by-server` (RRULEs; X-Calendar-Min-Position, a position the log must have reached): the rule is
-  richer than the schema, so valid cases take one of the `examples`, in bodies, queries and headers.
+- `x-checked-by-server` (RRULEs; X-Calendar-Min-Position, a position the log must have reached; an iCalendar text
+  body): the rule is richer than the schema, so valid cases take one of the `examples`, in bodies, queries and headers.
 - A body published as cases (`anyOf` of objects told apart by `const` or `enum` fields) is fixed along its case.
 - The authorization endpoint's `client_id` and `redirect_uri` are those of an application run.sh registered
   (SCHEMATHESIS_CLIENT_ID, SCHEMATHESIS_REDIRECT_URI): an unknown client is refused by design.
@@ -183,6 +183,13 @@ def operation_schemas(method, path):
     return query, headers, body
 
 
+def text_body_schema(method, path):
+    """The schema of an operation's text body (an iCalendar import), or {}."""
+    operation = DOCUMENT.get("paths", {}).get(path, {}).get(method.lower(), {})
+    content = operation.get("requestBody", {}).get("content", {})
+    return resolve(content.get("text/calendar", {}).get("schema"))
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     if case.meta is None or not case.meta.generation.mode.is_positive:
@@ -194,3 +201,6 @@ def before_call(ctx, case, **kwargs):
         make_valid(fixed, headers, case.operation.path)
         case.headers.update(fixed)
     make_valid(case.body, body, case.operation.path)
+    text = text_body_schema(case.method, case.operation.path)
+    if text.get("x-checked-by-server") and case.body not in text["examples"]:
+        case.body = random.choice(text["examples"])

@@ -13,8 +13,10 @@ data=$(mktemp -d)
 base="http://127.0.0.1:${port}"
 # Waits are bounded short: a valid case's X-Calendar-Min-Position is one the log has reached (hooks.py; one past its
 # end is refused at once), and webhook test deliveries go to made-up hosts that never answer.
-DATA_DIR="$data" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=silent PASSWORD_HASH_COST=1024 MIN_POSITION_WAIT_MS=20 WEBHOOK_TIMEOUT_MS=1000 \
-  RATE_LIMIT_PER_CREDENTIAL=100000000 RATE_LIMIT_PER_IP=100000000 node dist/services/main.js &
+# PUBLIC_URL: the addresses the service hands out (feeds) are public ones, as in a deployment; schemathesis sends
+# them back as webhook URLs, which may not point at a private address.
+DATA_DIR="$data" PORT="$port" HOST=127.0.0.1 PUBLIC_URL=https://calendar.example.com LOG_LEVEL=error PASSWORD_HASH_COST=1024 MIN_POSITION_WAIT_MS=20 WEBHOOK_TIMEOUT_MS=1000 \
+  RATE_LIMIT_PER_CREDENTIAL=100000000 RATE_LIMIT_PER_IP=100000000 node dist/services/main.js >"$data/service.log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$data"' EXIT
 for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null && break; sleep 0.1; done
@@ -53,4 +55,6 @@ wait "$session" || failed=1
 echo "== schemathesis with a session token"; cat "$data/session.log"
 wait "$api_key" || failed=1
 echo "== schemathesis with an API key"; cat "$data/api-key.log"
+# A 5xx is logged with its stack (LOG_LEVEL=error): the last of them, to find the cause.
+if [ -s "$data/service.log" ]; then echo "== the service's error log (last 40 lines)"; tail -n 40 "$data/service.log"; fi
 exit "$failed"

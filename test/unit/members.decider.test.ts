@@ -82,12 +82,12 @@ describe('sharing a calendar', () => {
     given(scheduleDecider, [...base, shared(MEMBER, 'reader')]).when(share(OWNER, 'reader')).then([]);
   });
 
-  it('refuses: a stranger (404), a member (403), nobody by that email (404), the owner themself (400)', () => {
+  it('refuses: a stranger (404), a member (403), nobody by that email (404), the owner themself (409)', () => {
     given(scheduleDecider, base).when(share(STRANGER, 'reader')).thenThrows('not_found');
     given(scheduleDecider, [...base, shared(MEMBER, 'writer')]).when({ ...share(MEMBER, 'reader'), person: person(STRANGER) } as ScheduleCommand).thenThrows('forbidden');
     given(scheduleDecider, [...base, shared(MEMBER, 'freeBusyReader')]).when({ ...share(MEMBER, 'reader'), person: person(STRANGER) } as ScheduleCommand).thenThrows('forbidden');
     given(scheduleDecider, base).when(share(OWNER, 'reader', null)).thenThrows('not_found');
-    given(scheduleDecider, base).when(share(OWNER, 'reader', person(OWNER))).thenThrows('invalid_request');
+    given(scheduleDecider, base).when(share(OWNER, 'reader', person(OWNER))).thenThrows('already_owner');
     given(scheduleDecider, []).when(share(OWNER, 'reader')).thenThrows('not_found');
   });
 
@@ -152,7 +152,7 @@ describe('organizations: members and admins of a shared Space', () => {
   it('refuses a personal Space, nobody by that email, the owner; the same role again changes nothing', () => {
     given(scheduleDecider, [space('personal'), calendar(CAL)]).when(add(OWNER, MEMBER)).thenThrows('not_found');
     given(scheduleDecider, org).when({ ...add(OWNER, MEMBER), person: null } as ScheduleCommand).thenThrows('not_found');
-    given(scheduleDecider, org).when(add(OWNER, OWNER)).thenThrows('invalid_request');
+    given(scheduleDecider, org).when(add(OWNER, OWNER)).thenThrows('already_owner');
     given(scheduleDecider, [...org, joined(MEMBER, 'member')]).when(add(OWNER, MEMBER)).then([]);
     given(scheduleDecider, [...org, joined(MEMBER, 'member')]).when(add(OWNER, MEMBER, 'admin')).then([{ type: 'space.member.added', data: { role: 'admin', createdAt: NOW } as never }]);
   });

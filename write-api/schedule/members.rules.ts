@@ -8,7 +8,7 @@ import {
 } from '../../contracts/calendar-members';
 import { MAX_ORGANIZATION_MEMBERS, ORGANIZATION_CALENDAR_ROLE, type MemberRole, type SpaceMemberRecord } from '../../contracts/organizations';
 import type { Space } from '../../contracts/spaces';
-import { conflict, forbidden, invalid, notFound } from '../../services/errors';
+import { conflict, forbidden, notFound } from '../../services/errors';
 
 /** The person a command names: a user of the service, found by email (null: nobody has that email). */
 export interface Person {
@@ -65,7 +65,7 @@ function shareCalendar(view: MemberView, c: Extract<MemberCommand, { type: 'Shar
   if (role === null) throw notFound('Calendar');
   if (role !== 'owner') throw forbidden('Only the calendar\'s owner may share it');
   if (!c.person) throw notFound('User');
-  if (c.person.userId === space.ownerId) throw invalid('The owner cannot be a member of their own calendar', [{ path: 'body.email', message: 'is the calendar\'s owner' }]);
+  if (c.person.userId === space.ownerId) throw conflict('already_owner', 'The owner cannot be a member of their own calendar');
   const members = view.calendarMembers.get(c.calendarId) ?? new Map<string, CalendarMemberRecord>();
   const current = members.get(c.person.userId);
   if (current?.role === c.role) return [];
@@ -94,7 +94,7 @@ function addSpaceMember(view: MemberView, c: Extract<MemberCommand, { type: 'Add
   if (!space || space.kind !== 'shared' || !belongs) throw notFound('Organization');
   if (!isAdmin(view, c.actorId)) throw forbidden('Only the owner and admins of an organization may add members');
   if (!c.person) throw notFound('User');
-  if (c.person.userId === space.ownerId) throw invalid('The owner keeps their role', [{ path: 'body.email', message: 'is the organization\'s owner' }]);
+  if (c.person.userId === space.ownerId) throw conflict('already_owner', 'The owner keeps their role');
   const current = view.spaceMembers.get(c.person.userId);
   if (current?.role === c.role) return [];
   if (!current && view.spaceMembers.size + 1 >= MAX_ORGANIZATION_MEMBERS) {
