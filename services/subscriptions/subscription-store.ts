@@ -38,6 +38,8 @@ export interface SubscriptionDoc extends Doc {
   /** Due (ms) when idle; while a fetch is under way, the end of its lease. */
   nextFetchMs: number;
   leasedUntil: number | null;
+  /** A refresh was asked for while a fetch was under way: due again once it is recorded. */
+  dueAgain: boolean;
   /** Failed fetches in a row (the backoff). */
   failures: number;
   lastFetchedAt: string | null;
@@ -73,7 +75,7 @@ export class SubscriptionStore {
   /** Fetch it as soon as a worker looks (a fetch under way finishes first). */
   async makeDue(calendarId: string): Promise<SubscriptionDoc | null> {
     const { after } = await changeByRevision(this.docs, calendarId, (doc) =>
-      (doc ? { ...doc, nextFetchMs: doc.leasedUntil === null ? Date.now() : doc.nextFetchMs, updatedAt: new Date().toISOString() } : null));
+      (doc ? { ...doc, ...(doc.leasedUntil === null ? { nextFetchMs: Date.now() } : { dueAgain: true }), updatedAt: new Date().toISOString() } : null));
     return after;
   }
 
