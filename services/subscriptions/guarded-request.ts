@@ -36,36 +36,47 @@ export interface SourceAnswer {
   url: string;
 }
 
-function once(url: URL, o: RequestOptions, origin: string, signal: AbortSignal): Promise<{ response: IncomingMessage; body: Buffer | null }> {
+function once(url: URL, o: RequestOptions, origin: string, deadline: AbortSignal): Promise<{ response: IncomingMessage; body: Buffer | null }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...o.headers, ...(o.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(o.body)) }) };
     if (o.authorization && url.origin === origin) headers.authorization = o.authorization;
     const lookup = o.lookup ?? (o.allowPrivate ? undefined : (guardedLookup as unknown as LookupFunction));
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: o.method, headers, signal, ...(lookup ? { lookup } : {}) });
-    request.on('error', (err) => reject(new SourceError(signal.aborted ? `timed out after ${o.timeoutMs} ms` : err.message || String(err))));
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: o.method, headers, ...(lookup ? { lookup } : {}) });
+    let settled = false;
+    const fail = (message: string) => {
+      if (settled) return;
+      settled = true;
+      deadline.removeEventListener('abort', timedOut);
+      reject(new SourceError(message));
+      request.destroy();
+    };
+    const timedOut = () => fail(`timed out after ${o.timeoutMs} ms`);
+    if (deadline.aborted) return timedOut();
+    deadline.addEventListener('abort', timedOut);
+    const done = (response: IncomingMessage, body: Buffer | null) => {
+      if (settled) return;
+      settled = true;
+      deadline.removeEventListener('abort', timedOut);
+      resolve({ response, body });
+    };
+    request.on('error', (err) => fail(err.message || String(err)));
     request.on('response', (response) => {
       if (REDIRECTS.has(response.statusCode ?? 0)) {
         response.resume();
-        return resolve({ response, body: null });
+        return done(response, null);
       }
-      const declared = Number(response.headers['content-length'] ?? 0);
-      const tooLarge = () => new SourceError(`the answer is larger than ${o.maxBytes} bytes: cut off`);
-      if (declared > o.maxBytes) {
-        response.destroy();
-        return reject(tooLarge());
-      }
+      const tooLarge = `the answer is larger than ${o.maxBytes} bytes: cut off`;
+      if (Number(response.headers['content-length'] ?? 0) > o.maxBytes) return fail(tooLarge);
       const chunks: Buffer[] = [];
       let read = 0;
       response.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read > o.maxBytes) {
-          response.destroy();
-          reject(tooLarge());
-        } else chunks.push(chunk);
+        if (read > o.maxBytes) fail(tooLarge);
+        else chunks.push(chunk);
       });
-      response.on('end', () => resolve({ response, body: Buffer.concat(chunks) }));
-      response.on('error', (err) => reject(new SourceError(signal.aborted ? `timed out after ${o.timeoutMs} ms` : err.message)));
-      response.on('aborted', () => reject(new SourceError(signal.aborted ? `timed out after ${o.timeoutMs} ms` : 'the connection was closed mid-answer')));
+      response.on('end', () => done(response, Buffer.concat(chunks)));
+      response.on('error', (err) => fail(err.message));
+      response.on('close', () => fail('the connection was closed mid-answer'));
     });
     request.end(o.body);
   });
