@@ -46,12 +46,13 @@ function subscribedCalendar(view: View, calendarId: string): Calendar {
 function decideRefresh(command: Extract<SubscriptionCommand, { type: 'RefreshSubscription' }>, view: View): SubscriptionEvent[] {
   const { calendarId, now } = command;
   const calendar = subscribedCalendar(view, calendarId);
-  const listed = new Set<string>();
+  /** The events the source names (the import cancels those it marks STATUS:CANCELLED). */
+  const named = new Set<string>();
   const revived: SubscriptionEvent[] = [];
   const rest: ImportItem[] = [];
   for (const item of command.items) {
     const { id } = targetOf(item, view, calendarId);
-    if (!item.cancelled) listed.add(id);
+    named.add(id);
     const here = view.events.get(id);
     if (here?.status === 'cancelled' && !item.cancelled) {
       const back: Event = {
@@ -64,7 +65,7 @@ function decideRefresh(command: Extract<SubscriptionCommand, { type: 'RefreshSub
   }
   const gone: SubscriptionEvent[] = [];
   for (const event of view.events.values()) {
-    if (event.calendarId === calendarId && event.status !== 'cancelled' && !listed.has(event.id)) {
+    if (event.calendarId === calendarId && event.status !== 'cancelled' && !named.has(event.id)) {
       gone.push({ type: 'event.cancelled', data: cancelledNow(event, now) });
     }
   }
