@@ -8,11 +8,12 @@
 import type { LookupFunction } from 'node:net';
 import { guardedLookup } from '../../services/dispatcher/private-addresses';
 import { readSource } from '../../services/subscriptions/read-source';
-import { noValidators, SUBSCRIPTIONS, type SubscriptionDoc } from '../../services/subscriptions/subscription-store';
+import { noValidators } from '../../services/subscriptions/subscription-store';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
 import { hostWithType, mondayAhead, slotsOf } from '../support/bookings';
 import { icsAnswer, icsOf, startIcsSource, type IcsSource } from '../support/ics-source';
 import { request, signUp, startTestService, useTestService, type Client, type TestService } from '../support/service';
+import { subscriptionsOf } from '../support/subscriptions';
 
 let svc: TestService;
 let source: IcsSource;
@@ -34,26 +35,7 @@ const caughtUp = async () => ({ 'X-Calendar-Min-Position': String(await head()) 
 const standup = { uid: 'standup@elsewhere.test', summary: 'Standup', start: at(3, 9), end: at(3, 10) };
 const review = { uid: 'review@elsewhere.test', summary: 'Review', start: at(4, 14), end: at(4, 15) };
 
-type Source = { url: string; lastFetchedAt: string | null; lastError: string | null };
-
-async function listed(c: Client, id: string) {
-  const res = await c.call('GET', '/calendars');
-  expect(res.status).toBe(200);
-  return (res.body.calendars as Array<{ id: string; readOnly: boolean; source?: Source }>).find((cal) => cal.id === id);
-}
-
-const fetcherDoc = (id: string) => svc.service.ports.store.collection<SubscriptionDoc>(SUBSCRIPTIONS).get(id);
-
-/** Waits until the fetcher has recorded a fetch past revision `after` of the subscription's document; its state as listed. */
-async function fetchedPast(c: Client, id: string, after: number): Promise<Source> {
-  for (const started = Date.now(); Date.now() - started < 15_000;) {
-    const doc = await fetcherDoc(id);
-    // A fetch is claimed (one revision), then recorded (another) with its lease cleared.
-    if (doc && doc._pos >= after + 2 && doc.leasedUntil === null) return (await listed(c, id))!.source!;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-  throw new Error('no fetch was recorded');
-}
+const { listed, subscribed: subscribedTo, refreshed } = subscriptionsOf(() => svc);
 
 async function titlesIn(c: Client, calendarId: string): Promise<string[]> {
   const res = await c.call('GET', `/events?from=${enc(at(0, 0))}&to=${enc(at(30, 0))}`, undefined, await caughtUp());
@@ -62,12 +44,7 @@ async function titlesIn(c: Client, calendarId: string): Promise<string[]> {
 }
 
 /** Subscribes `c` to `path` of the source and waits for the first fetch. */
-async function subscribed(c: Client, path: string, extra: Record<string, unknown> = {}) {
-  const res = await c.call('POST', '/calendars/subscriptions', { url: source.url(path), name: 'Elsewhere', ...extra });
-  expect(res.status).toBe(201);
-  const id = res.body.calendar.id as string;
-  return { id, first: await fetchedPast(c, id, 1), created: res.body.calendar };
-}
+const subscribed = (c: Client, path: string, extra: Record<string, unknown> = {}) => subscribedTo(c, { url: source.url(path), ...extra });
 
 describe('POST /calendars/subscriptions', () => {
   it('makes a read-only calendar, fetched at once; GET /calendars lists it beside own calendars', async () => {
@@ -124,14 +101,7 @@ describe('POST /calendars/subscriptions', () => {
 describe('fetching', () => {
   let ada: Client;
   let id: string;
-  const refresh = async () => {
-    const revision = (await fetcherDoc(id))!._pos;
-    const res = await ada.call('POST', `/calendars/${id}/refresh`);
-    expect(res.status).toBe(202);
-    expect(res.body.calendar).toMatchObject({ id, readOnly: true });
-    // The refresh makes the document due (one revision); the fetch follows.
-    return fetchedPast(ada, id, revision + 1);
-  };
+  const refresh = () => refreshed(ada, id);
 
   beforeAll(async () => {
     ada = await signUp(svc.base);
