@@ -8,7 +8,8 @@
 import type { LookupFunction } from 'node:net';
 import { guardedLookup } from '../../services/dispatcher/private-addresses';
 import { readSource } from '../../services/subscriptions/read-source';
-import { noValidators } from '../../services/subscriptions/subscription-store';
+import { noValidators, SubscriptionStore } from '../../services/subscriptions/subscription-store';
+import { startSubscriptionWorker } from '../../services/subscriptions/subscription-worker';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
 import { hostWithType, mondayAhead, slotsOf } from '../support/bookings';
 import { icsAnswer, icsOf, startIcsSource, type IcsSource } from '../support/ics-source';
@@ -29,13 +30,14 @@ const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY) * DAY;
 const at = (days: number, hours: number) => new Date(today + days * DAY + hours * 3_600_000).toISOString();
 const enc = encodeURIComponent;
+const overlaps = (s: { startsAt: string; endsAt: string }, from: string, to: string) => s.startsAt < to && s.endsAt > from;
 const head = () => svc.service.context.events.headPosition();
 const caughtUp = async () => ({ 'X-Calendar-Min-Position': String(await head()) });
 
 const standup = { uid: 'standup@elsewhere.test', summary: 'Standup', start: at(3, 9), end: at(3, 10) };
 const review = { uid: 'review@elsewhere.test', summary: 'Review', start: at(4, 14), end: at(4, 15) };
 
-const { listed, subscribed: subscribedTo, refreshed } = subscriptionsOf(() => svc);
+const { listed, subscribed: subscribedTo, refreshed, fetched: refreshedOrFetched } = subscriptionsOf(() => svc);
 
 async function titlesIn(c: Client, calendarId: string): Promise<string[]> {
   const res = await c.call('GET', `/events?from=${enc(at(0, 0))}&to=${enc(at(30, 0))}`, undefined, await caughtUp());
@@ -183,6 +185,49 @@ describe('fetching', () => {
   });
 });
 
+describe('the fetcher', () => {
+  it('two workers on one store fetch each subscription once (the lease)', async () => {
+    const context = svc.service.context;
+    const second = await startSubscriptionWorker(context, new SubscriptionStore(svc.service.ports.store, context.serverKeys));
+    try {
+      const ada = await signUp(svc.base);
+      source.serve('/once.ics', icsAnswer(icsOf([standup]), '"o1"'));
+      const hits = () => source.seen.filter((s) => s.path === '/once.ics').length;
+      const { id } = await subscribed(ada, '/once.ics');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(hits()).toBe(1);
+      await refreshed(ada, id);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(hits()).toBe(2);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('one user\'s many subscriptions take two slots at most: another user\'s is fetched meanwhile', async () => {
+    const [ann, ben] = [await signUp(svc.base), await signUp(svc.base)];
+    let active = 0;
+    let most = 0;
+    source.serve('/slow.ics', (_req, res) => {
+      most = Math.max(most, ++active);
+      setTimeout(() => {
+        active--;
+        res.writeHead(200, { 'content-type': 'text/calendar' }).end(icsOf([standup]));
+      }, 500);
+    });
+    source.serve('/fast.ics', icsAnswer(icsOf([review]), '"fast"'));
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await ann.call('POST', '/calendars/subscriptions', { url: source.url('/slow.ics'), name: `Slow ${i}` })).body.calendar.id);
+    const started = Date.now();
+    const { first } = await subscribed(ben, '/fast.ics');
+    expect(first.lastError).toBeNull();
+    // Ann's six take three rounds of half a second; Ben's went in beside them.
+    expect(Date.now() - started).toBeLessThan(1000);
+    for (const id of ids) await refreshedOrFetched(ann, id);
+    expect(most).toBe(2);
+  });
+});
+
 describe('a redirect to a private address', () => {
   /** `calendar.test` answers with the source's loopback address as if it were public; every other name is guarded. */
   const lookup = ((host: string, options: object, callback: (...args: unknown[]) => void) => {
@@ -245,7 +290,7 @@ describe('read-only over REST', () => {
 });
 
 describe('busy time', () => {
-  it('a busy subscribed event removes the matching booking slots and shows in availability and free/busy', async () => {
+  it('a busy subscribed event removes the matching booking slots and counts in availability, free/busy, suggestions and the planner', async () => {
     const host = await hostWithType(svc.base, { durationMinutes: 30 }, { timeZone: 'UTC' });
     const monday = mondayAhead('UTC');
     const slot = (h: number, m = 0) => `${monday}T${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00.000Z`;
@@ -274,5 +319,20 @@ describe('busy time', () => {
     const slots = await host.client.call('GET', `/available-slots?from=${monday}&days=1&durationMinutes=30`, undefined, headers);
     expect(slots.status).toBe(200);
     expect(JSON.stringify(slots.body)).not.toContain(slot(10, 30));
+
+    const day = (await host.client.call('GET', `/availability?from=${monday}&days=1`, undefined, headers)).body.days[0];
+    const blocked = day.blocked.find((b: { startsAt: string }) => b.startsAt === slot(10));
+    expect(blocked).toMatchObject({ endsAt: slot(11), reasons: [{ type: 'event' }] });
+    const suggested = await host.client.call('POST', '/meeting-suggestions', { from: slot(9), to: slot(12), attendees: [host.client.email], durationMinutes: 60 }, headers);
+    expect(suggested.status).toBe(200);
+    expect(suggested.body.suggestions.length).toBeGreaterThan(0);
+    for (const s of suggested.body.suggestions as Array<{ startsAt: string; endsAt: string }>) expect(overlaps(s, slot(10), slot(11))).toBe(false);
+
+    const task = await host.client.call('POST', '/tasks', { title: 'Write the report', estimateMinutes: 90, dueAt: slot(20) });
+    expect(task.status).toBe(201);
+    const plan = await host.client.call('POST', '/planner/plan', { kind: 'tasks', ids: [task.body.task.id], from: slot(9), to: slot(17) }, headers);
+    expect(plan.status).toBe(200);
+    expect(plan.body.blocks.length).toBeGreaterThan(0);
+    for (const b of plan.body.blocks as Array<{ startsAt: string; endsAt: string }>) expect(overlaps(b, slot(10), slot(11))).toBe(false);
   });
 });

@@ -43,5 +43,8 @@ export function subscriptionsOf(svc: () => TestService) {
     return fetchedPast(c, id, revision + 1);
   }
 
-  return { listed, subscribed, refreshed };
+  /** Waits for a subscription's first fetch (made at once after subscribing). */
+  const fetched = (c: Client, id: string) => fetchedPast(c, id, 1);
+
+  return { listed, subscribed, refreshed, fetched };
 }
