@@ -277,13 +277,21 @@ describe('read-only over REST', () => {
 
   it('DELETE /calendars/{id} unsubscribes: its events are cancelled, the calendar leaves the list', async () => {
     const ada = await signUp(svc.base);
+    const { cursor } = (await ada.call('GET', '/me/bootstrap')).body;
     source.serve('/gone.ics', icsAnswer(icsOf([standup, review]), '"g1"'));
     const { id } = await subscribed(ada, '/gone.ics');
     expect(await titlesIn(ada, id)).toHaveLength(2);
+    const boot = (await ada.call('GET', '/me/bootstrap', undefined, await caughtUp())).body;
+    expect(boot.calendars.find((c: { id: string }) => c.id === id)).toMatchObject({ readOnly: true, source: { url: source.url('/gone.ics') } });
     const res = await ada.call('DELETE', `/calendars/${id}`);
     expect(res.status).toBe(204);
     expect(await listed(ada, id)).toBeUndefined();
     expect(await titlesIn(ada, id)).toEqual([]);
+    // /sync tells an app that the fetched events came, then went with the calendar.
+    const changes = (await ada.call('GET', `/sync?since=${enc(cursor)}`, undefined, await caughtUp())).body.changes;
+    expect(changes.calendars.find((c: { id: string }) => c.id === id).deletedAt).not.toBeNull();
+    const synced = changes.events.filter((e: { calendarId: string }) => e.calendarId === id);
+    expect(synced.map((e: { title: string; status: string }) => `${e.title} ${e.status}`).sort()).toEqual(['Review cancelled', 'Standup cancelled']);
     expectNotFound(await ada.call('POST', `/calendars/${id}/refresh`));
     expectNotFound(await ada.call('DELETE', `/calendars/${id}`));
   });
