@@ -8,7 +8,8 @@
 import type { LookupFunction } from 'node:net';
 import { guardedLookup } from '../../services/dispatcher/private-addresses';
 import { readSource } from '../../services/subscriptions/read-source';
-import { noValidators, SubscriptionStore } from '../../services/subscriptions/subscription-store';
+import { eraseUser } from '../../services/history/erasure';
+import { noValidators, SUBSCRIPTIONS, SubscriptionStore } from '../../services/subscriptions/subscription-store';
 import { startSubscriptionWorker } from '../../services/subscriptions/subscription-worker';
 import { expectError, expectInvalid, expectNotFound } from '../support/api-expect';
 import { hostWithType, mondayAhead, slotsOf } from '../support/bookings';
@@ -118,6 +119,19 @@ describe('fetching', () => {
     expect(await head()).toBe(before);
   });
 
+  it('a source with Last-Modified only: If-Modified-Since, and 304 appends nothing', async () => {
+    const modified = 'Tue, 01 Dec 2026 08:00:00 GMT';
+    source.serve('/dated.ics', (req, res) => {
+      if (req.headers['if-modified-since'] === modified) return void res.writeHead(304).end();
+      res.writeHead(200, { 'content-type': 'text/calendar', 'last-modified': modified }).end(icsOf([review]));
+    });
+    const { id: dated } = await subscribed(ada, '/dated.ics');
+    const before = await head();
+    expect((await refreshed(ada, dated)).lastError).toBeNull();
+    expect(source.seen.filter((s) => s.path === '/dated.ics').map((s) => s.ifModifiedSince)).toEqual([undefined, modified]);
+    expect(await head()).toBe(before);
+  });
+
   it('a changed file updates by UID and cancels the UIDs gone from it', async () => {
     source.serve('/feed.ics', icsAnswer(icsOf([{ ...standup, summary: 'Standup (moved)', start: at(3, 11), end: at(3, 12) }]), '"f2"'));
     await refresh();
@@ -182,6 +196,25 @@ describe('fetching', () => {
     expectError(await ada.call('POST', `/calendars/${own.id}/refresh`), 409, 'not_a_subscription');
     expectError(await ada.call('DELETE', `/calendars/${own.id}`), 409, 'not_a_subscription');
     expectInvalid(await ada.call('POST', '/calendars/not-a-uuid/refresh'), 'path.id');
+  });
+});
+
+describe('credentials', () => {
+  it('are kept sealed, never in the log, and go with the user\'s erasure', async () => {
+    const ada = await signUp(svc.base);
+    const from = await head();
+    source.serve('/private.ics', icsAnswer(icsOf([standup]), '"c1"'));
+    const { id } = await subscribed(ada, '/private.ics', { username: 'ada', password: 'erase-me-pass-9' });
+    const docs = svc.service.ports.store.collection(SUBSCRIPTIONS);
+    const doc = await docs.get(id);
+    expect(doc!.sealedCredentials).toEqual(expect.any(String));
+    expect(JSON.stringify(doc)).not.toContain('erase-me-pass-9');
+    // As stored: below the decoding store, each event as written (sealed under the user's key or not).
+    const logged = await svc.service.ports.events.readAll(from, 1000);
+    expect(logged.length).toBeGreaterThan(0);
+    expect(JSON.stringify(logged)).not.toContain('erase-me-pass-9');
+    await eraseUser(svc.service.context, ada.userId);
+    expect(await docs.get(id)).toBeNull();
   });
 });
 

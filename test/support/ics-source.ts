@@ -8,7 +8,7 @@ export interface IcsSource {
   /** What `path` answers from now on. */
   serve(path: string, answer: Answer): void;
   /** Requests seen per path, with the conditional headers sent. */
-  seen: Array<{ path: string; ifNoneMatch: string | undefined; authorization: string | undefined }>;
+  seen: Array<{ path: string; ifNoneMatch: string | undefined; ifModifiedSince: string | undefined; authorization: string | undefined }>;
   close(): Promise<void>;
 }
 
@@ -37,7 +37,10 @@ export async function startIcsSource(): Promise<IcsSource> {
   const open = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    seen.push({ path, ifNoneMatch: req.headers['if-none-match'] as string | undefined, authorization: req.headers.authorization });
+    seen.push({
+      path, ifNoneMatch: req.headers['if-none-match'] as string | undefined, ifModifiedSince: req.headers['if-modified-since'],
+      authorization: req.headers.authorization,
+    });
     open.add(res);
     res.on('close', () => open.delete(res));
     const answer = answers.get(path);
