@@ -13,8 +13,10 @@ import { Color, ListedCalendar } from './spaces';
 export const SOURCE_MAX_BYTES = IMPORT_MAX_BYTES;
 
 export const SubscriptionUrl = z
-  .url({ protocol: /^(https?|webcals?)$/ })
+  .url({ protocol: /^(https?|webcals?)$/, hostname: /^.+$/ })
   .max(2000)
+  // The same rule for the document: the scheme, a host, no credentials before it.
+  .meta({ pattern: '^(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ee][Bb][Cc][Aa][Ll][Ss]?)://[^/?#@\\s]+([/?#].*)?$' })
   .describe('An iCalendar (.ics) address (`webcal://` is read as `https://`) or, with `username`/`password`, a CalDAV '
     + 'calendar collection. Without credentials in it (`user:pass@`): give them as `username`/`password`.');
 

@@ -71,6 +71,7 @@ describe('POST /calendars/subscriptions', () => {
     const before = await head();
     expectInvalid(await ada.call('POST', '/calendars/subscriptions', { url: 'ftp://example.com/cal.ics', name: 'X' }), 'body.url');
     expectInvalid(await ada.call('POST', '/calendars/subscriptions', { url: 'https://ada:pw@example.com/cal.ics', name: 'X' }), 'body.url');
+    expectInvalid(await ada.call('POST', '/calendars/subscriptions', { url: 'webcal:', name: 'X' }), 'body.url');
     expectInvalid(await ada.call('POST', '/calendars/subscriptions', { url: 'https://example.com/cal.ics', name: 'X', username: 'ada' }), 'body.password');
     expectInvalid(await ada.call('POST', '/calendars/subscriptions', { url: 'https://example.com/cal.ics' }), 'body.name');
     expect(await head()).toBe(before);
