@@ -11,6 +11,8 @@ import { Color, ListedCalendar } from './spaces';
 
 /** A fetched text is cut off (and the fetch failed) beyond this: the import's limit. */
 export const SOURCE_MAX_BYTES = IMPORT_MAX_BYTES;
+/** Subscriptions one Space holds at most: each is fetched every 15 minutes. */
+export const MAX_SUBSCRIPTIONS = 100;
 
 export const SubscriptionUrl = z
   .url({ protocol: /^(https?|webcals?)$/, hostname: /^.+$/ })
@@ -58,6 +60,7 @@ export const subscriptionOperations = [
     responses: {
       201: { description: 'Subscribed; the first fetch follows', schema: SubscribedCalendarResponse },
       400: { description: 'Not an http(s) or webcal address, credentials in it, or a private address', schema: ErrorEnvelope },
+      409: { description: `\`too_many_subscriptions\`: the personal Space holds ${MAX_SUBSCRIPTIONS} already`, schema: ErrorEnvelope },
     },
   }),
   op({

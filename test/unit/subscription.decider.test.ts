@@ -5,6 +5,7 @@
  * backoff (services/subscriptions/fetch-record.ts).
  */
 import type { Calendar } from '../../contracts/spaces';
+import { MAX_SUBSCRIPTIONS } from '../../contracts/subscriptions';
 import type { Event } from '../../contracts/events';
 import { recordFetch, retryDelayMs, RETRY_LONGEST_MS } from '../../services/subscriptions/fetch-record';
 import { noValidators, type SubscriptionDoc } from '../../services/subscriptions/subscription-store';
@@ -56,6 +57,13 @@ describe('SubscribeCalendar', () => {
 
   it('is nothing the second time (a retried request)', () => {
     given(scheduleDecider, withSubscription).when({ type: 'SubscribeCalendar', actorId: OWNER, calendar: subscribed }).then([]);
+  });
+
+  it('is 409 too_many_subscriptions past the Space\'s limit', () => {
+    const many = Array.from({ length: MAX_SUBSCRIPTIONS }, (_, i) => ({
+      type: 'calendar.created' as const, data: { calendar: { ...calendar(`c${i}`), source } },
+    }));
+    given(scheduleDecider, [...space, ...many]).when({ type: 'SubscribeCalendar', actorId: OWNER, calendar: subscribed }).thenThrows('too_many_subscriptions');
   });
 
   it('is 404 in someone else\'s Space', () => {

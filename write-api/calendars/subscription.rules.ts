@@ -8,6 +8,7 @@
 import type { DomainEvent } from '../../contracts/domain-events';
 import type { Event } from '../../contracts/events';
 import type { Calendar } from '../../contracts/spaces';
+import { MAX_SUBSCRIPTIONS } from '../../contracts/subscriptions';
 import { ApiError, conflict, notFound } from '../../services/errors';
 import { checkFields, type ScheduleView } from '../schedule/validation';
 import { isAdmin, type MemberView } from '../schedule/members.rules';
@@ -78,6 +79,9 @@ export function decideSubscription(command: SubscriptionCommand, view: View): Su
     case 'SubscribeCalendar':
       if (!view.space || !isAdmin(view, command.actorId)) throw notFound('Space');
       if (view.calendars.has(command.calendar.id)) return [];
+      if ([...view.calendars.values()].filter((c) => c.source).length >= MAX_SUBSCRIPTIONS) {
+        throw conflict('too_many_subscriptions', `A Space holds at most ${MAX_SUBSCRIPTIONS} subscriptions`, { limit: MAX_SUBSCRIPTIONS });
+      }
       return [{ type: 'calendar.created', data: { calendar: command.calendar } }];
     case 'RefreshSubscription':
       return decideRefresh(command, view);
