@@ -120,6 +120,27 @@ describe('fetching', () => {
     expect(await head()).toBe(before);
   });
 
+  it('a fetch\'s events are delivered to the subscriber\'s webhooks', async () => {
+    const carl = await signUp(svc.base);
+    const delivered: string[] = [];
+    source.serve('/hook', (req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const { type, data } = JSON.parse(body) as { type: string; data: { title: string } };
+        delivered.push(`${type} ${data.title}`);
+        res.writeHead(204).end();
+      });
+    });
+    expect((await carl.call('POST', '/webhooks', { name: 'events', url: source.url('/hook'), events: ['event.created', 'event.cancelled'] })).status).toBe(201);
+    source.serve('/hooked.ics', icsAnswer(icsOf([review]), '"w1"'));
+    const { id: hooked } = await subscribed(carl, '/hooked.ics');
+    source.serve('/hooked.ics', icsAnswer(icsOf([]), '"w2"'));
+    await refreshed(carl, hooked);
+    for (const started = Date.now(); delivered.length < 2 && Date.now() - started < 10_000;) await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(delivered).toEqual(['event.created Review', 'event.cancelled Review']);
+  });
+
   it('a source with Last-Modified only: If-Modified-Since, and 304 appends nothing', async () => {
     const modified = 'Tue, 01 Dec 2026 08:00:00 GMT';
     source.serve('/dated.ics', (req, res) => {
