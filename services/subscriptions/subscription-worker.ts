@@ -74,6 +74,7 @@ export class SubscriptionWorker extends PollingWorker {
         // A refresh asked for while this fetch was under way: fetch again at once.
         ...(d.dueAgain ? { nextFetchMs: Date.now(), dueAgain: false } : {}),
       }));
+      this.app.metrics.subscriptionFetches.inc({ outcome: outcome.kind });
       this.log.info({ calendarId: doc.calendarId, outcome: outcome.kind, error: outcome.kind === 'failed' ? outcome.error : undefined }, 'subscription fetched');
     } catch (err) {
       this.log.warn({ err, calendarId: doc.calendarId }, 'subscription fetch not recorded; its lease will expire');
