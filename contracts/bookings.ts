@@ -391,6 +391,8 @@ const badLength = '400 also for a `durationMinutes` that is not one of the type\
 const tokenMissing = { description: '`X-Booking-Token` missing (`unauthenticated`)', schema: ErrorEnvelope };
 const tokenHeader = 'Needs the `X-Booking-Token` header the booking answered with; a wrong token is 404 and changes nothing.';
 
+const readOnlyCalendar = { description: '`calendar_read_only`: `calendarId` is a subscribed calendar, where bookings cannot go', schema: ErrorEnvelope };
+
 export const meetingTypeOperations = [
   op({
     method: 'get', path: '/meeting-types', tag: 'Bookings', summary: 'The caller\'s meeting types', query: PageQuery,
@@ -399,7 +401,7 @@ export const meetingTypeOperations = [
   op({
     method: 'post', path: '/meeting-types', etag: true, tag: 'Bookings', summary: 'Create a meeting type', body: CreateMeetingTypeBody,
     responses: {
-      201: { description: 'Created', schema: MeetingTypeResponse }, 404: notFoundAnswer('calendars'),
+      201: { description: 'Created', schema: MeetingTypeResponse }, 403: readOnlyCalendar, 404: notFoundAnswer('calendars'),
       409: { description: '`slug_taken` (slugs are unique per owner) or `meeting_type_limit_reached`', schema: ErrorEnvelope },
     },
   }),
@@ -407,7 +409,7 @@ export const meetingTypeOperations = [
     method: 'patch', path: '/meeting-types', etag: true, tag: 'Bookings', summary: 'Change a meeting type (id in the body)',
     body: UpdateMeetingTypeBody,
     responses: {
-      200: { description: 'Changed', schema: MeetingTypeResponse }, 404: typeNotFound,
+      200: { description: 'Changed', schema: MeetingTypeResponse }, 403: readOnlyCalendar, 404: typeNotFound,
       409: { description: '`slug_taken`', schema: ErrorEnvelope }, 412: staleEtagAnswer,
     },
   }),

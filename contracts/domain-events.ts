@@ -42,6 +42,8 @@ export const domainEvents = {
   'user.profile_updated': z.object({ user: UserRecord }),
   'space.created': z.object({ space: Space }),
   'calendar.created': z.object({ calendar: Calendar }),
+  // A subscribed calendar deleted (unsubscribed: docs/subscriptions.md), after its events' cancellations.
+  'calendar.deleted': z.object({ calendar: Calendar }),
   // Sharing (docs/sharing.md): a role given or changed (the member as they now are), a role taken away.
   'calendar.member.added': CalendarMemberRecord,
   'calendar.member.removed': CalendarMemberRecord,

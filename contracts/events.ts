@@ -257,6 +257,11 @@ export const EventListResponse = z
 const conflict = { description: 'Time (`time_conflict`) or resource (`resource_conflict`) conflict', schema: ErrorEnvelope };
 const notFound = { description: 'Not found (also for events of other people)', schema: ErrorEnvelope };
 const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch`)', schema: ErrorEnvelope };
+/** What a write of events answers for a calendar the caller may see but not write (docs/sharing.md, docs/subscriptions.md). */
+export const writeRefused = {
+  description: 'Not allowed: the caller only reads the calendar (`forbidden`, or `insufficient_scope` / `session_required` for the credential), or it is a subscription (`calendar_read_only`)',
+  schema: ErrorEnvelope,
+};
 
 export const eventOperations = [
   op({
@@ -270,7 +275,7 @@ export const eventOperations = [
   }),
   op({
     method: 'post', path: '/events', tag: 'Events', summary: 'Create an event', body: CreateEventBody, etag: true,
-    responses: { 201: { description: 'Created', schema: EventResponse }, 404: notFound, 409: conflict },
+    responses: { 201: { description: 'Created', schema: EventResponse }, 403: writeRefused, 404: notFound, 409: conflict },
   }),
   op({
     method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Get an event', params: IdParams, etag: true,
@@ -279,11 +284,11 @@ export const eventOperations = [
   op({
     method: 'patch', path: '/events/{id}', tag: 'Events', summary: 'Update an event (whole series)', params: IdParams, etag: true,
     body: UpdateEventBody,
-    responses: { 200: { description: 'Updated', schema: EventResponse }, 404: notFound, 409: conflict, 412: stale },
+    responses: { 200: { description: 'Updated', schema: EventResponse }, 403: writeRefused, 404: notFound, 409: conflict, 412: stale },
   }),
   op({
     method: 'delete', path: '/events/{id}', tag: 'Events', summary: 'Cancel an event', params: IdParams, etag: true,
-    responses: { 204: { description: 'Cancelled' }, 404: notFound, 412: stale },
+    responses: { 204: { description: 'Cancelled' }, 403: writeRefused, 404: notFound, 412: stale },
   }),
   op({
     method: 'post', path: '/events/{id}/rsvp', tag: 'Events', summary: 'Answer an invitation', params: IdParams, etag: true,

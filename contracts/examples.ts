@@ -52,6 +52,14 @@ export const calendar = {
   createdAt: at.signedUp, updatedAt: at.signedUp, deletedAt: null,
 };
 
+export const calendarSource = {
+  url: 'https://holidays.example.org/de/public-holidays.ics', lastFetchedAt: '2026-03-10T14:00:00.000Z', lastError: null,
+};
+
+export const subscribedCalendar = {
+  ...calendar, id: '7d3e1f5a-9b2c-4e6d-8f1a-3c5e7a9b1d2f', name: 'Public holidays', color: '#33aa66', isDefault: false, source: calendarSource,
+};
+
 export const event = {
   id: ids.event, spaceId: ids.space, calendarId: ids.calendar, title: 'Weekly planning', description: 'Review last week, plan this one',
   location: 'Room Blue', meetingUrl: 'https://meet.example.com/weekly-planning', kind: 'meeting', startsAt: at.starts, endsAt: at.ends,

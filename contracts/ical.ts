@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
+import { writeRefused } from './events';
 import { op } from './operation';
 
 export const FEED_PAST_DAYS = 30;
@@ -116,6 +117,7 @@ export const icalOperations = [
     responses: {
       200: { description: 'What was imported, updated and skipped', schema: ImportReport },
       400: { description: 'Not iCalendar, or beyond the bounds (`invalid_request`, the reason in `details.issues`)', schema: ErrorEnvelope },
+      403: writeRefused,
       404: notFound,
     },
   }),

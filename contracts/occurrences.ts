@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DateTime, ErrorEnvelope, IdParams, Uuid } from './common';
-import { EventOccurrence, EventResponse, MAX_EXCEPTIONS, MAX_EXCEPTIONS_BYTES, UpdateEventBody } from './events';
+import { EventOccurrence, EventResponse, MAX_EXCEPTIONS, MAX_EXCEPTIONS_BYTES, UpdateEventBody, writeRefused } from './events';
 import { op } from './operation';
 
 const OccurrenceStart = DateTime.describe(
@@ -38,6 +38,7 @@ export type SplitEventBody = z.infer<typeof SplitEventBody>;
 export const OccurrenceResponse = z.object({ event: EventOccurrence }).meta({ id: 'OccurrenceResponse' });
 
 const errors = {
+  403: writeRefused,
   404: { description: 'No such event of the caller, or no such occurrence: a start its rule does not produce, or a cancelled one', schema: ErrorEnvelope },
   412: { description: '`If-Match` carried a stale ETag of the series (`version_mismatch`)', schema: ErrorEnvelope },
 };

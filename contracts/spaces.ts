@@ -19,6 +19,16 @@ export const Space = z
   .meta({ id: 'Space', examples: [examples.space] });
 export type Space = z.infer<typeof Space>;
 
+/** Where a subscribed calendar's events come from (docs/subscriptions.md); absent on the calendars made here. */
+export const CalendarSource = z
+  .object({
+    url: z.string().describe('The iCalendar address or CalDAV collection subscribed to (never with credentials)'),
+    lastFetchedAt: DateTime.nullable().describe('The last fetch that succeeded (null: none yet; null in events and /sync, which record the subscription only)'),
+    lastError: z.string().nullable().describe('Why the last fetch failed (null: it did not)'),
+  })
+  .meta({ id: 'CalendarSource', examples: [examples.calendarSource] });
+export type CalendarSource = z.infer<typeof CalendarSource>;
+
 export const Calendar = z
   .object({
     id: Uuid,
@@ -26,6 +36,7 @@ export const Calendar = z
     name: z.string(),
     color: z.string(),
     isDefault: z.boolean(),
+    source: CalendarSource.optional(),
     createdAt: DateTime,
     updatedAt: DateTime,
     deletedAt: DateTime.nullable(),
@@ -34,8 +45,14 @@ export const Calendar = z
 export type Calendar = z.infer<typeof Calendar>;
 
 /** A calendar as listed to someone who can see it: with their role (docs/sharing.md). */
-export const ListedCalendar = Calendar.extend({ role: CalendarRole })
-  .meta({ id: 'ListedCalendar', examples: [{ ...examples.calendar, role: 'owner' }] });
+export const ListedCalendar = Calendar.extend({
+  role: CalendarRole,
+  readOnly: z.boolean().describe('A subscription (its events come from `source`): its events cannot be written over the API'),
+}).meta({
+  id: 'ListedCalendar',
+  examples: [{ ...examples.calendar, role: 'owner', readOnly: false }, { ...examples.subscribedCalendar, role: 'owner', readOnly: true }],
+});
+export type ListedCalendar = z.infer<typeof ListedCalendar>;
 
 export const CreateSpaceBody = z.object({ name: NonBlankText(200) }).meta({ id: 'CreateSpaceBody', examples: [{ name: 'Family' }] });
 export const CreateCalendarBody = z
@@ -60,7 +77,8 @@ export const spaceOperations = [
     method: 'get', path: '/calendars', tag: 'Calendars', summary: 'Calendars the caller can see, with their role',
     description: 'The calendars of the caller\'s Spaces and organizations, and those shared with them, oldest first, each '
       + 'with the caller\'s `role`: `owner`, `writer` (shared so, or of an organization they belong to), `reader` or '
-      + '`freeBusyReader` (its busy time only, through POST /free-busy). A calendar no longer shared is not listed.',
+      + '`freeBusyReader` (its busy time only, through POST /free-busy). A calendar no longer shared is not listed. '
+      + 'A subscription (POST /calendars/subscriptions) is `readOnly: true` with its `source` and the state of its last fetch.',
     responses: {
       200: { description: 'Calendars', schema: z.object({ calendars: z.array(ListedCalendar) }).meta({ id: 'CalendarList' }) },
     },

@@ -31,7 +31,8 @@ export const scheduleProjection = projection({
   name: SCHEDULE,
   // v2: erasure stamps on every document; v3: span classes and the indexes below; v4: reminders, exceptions;
   // v5: organization members (with the Space's owner on each membership), calendar members, events by calendar.
-  version: 5,
+  // v6: subscribed calendars (`source`) and their deletion.
+  version: 6,
   // Each index serves a query of read-api (spaces, calendars, events and their /sync pages by owner and position).
   collections: {
     spaces: { indexes: [['id', '_pos']] },
@@ -42,7 +43,7 @@ export const scheduleProjection = projection({
     events: { indexes: [['calendarId', '_spanClass', '_startMs'], ['spaceId', '_pos'], ['calendarId', '_pos']] },
   },
   handles: [
-    'space.created', 'space.member.added', 'calendar.created', 'calendar.member.added', 'calendar.member.removed', 'event.created',
+    'space.created', 'space.member.added', 'calendar.created', 'calendar.deleted', 'calendar.member.added', 'calendar.member.removed', 'event.created',
     'event.updated', 'event.cancelled', 'event.occurrence.changed', 'event.occurrence.cancelled',
   ],
   async apply(e, docs) {
@@ -76,7 +77,8 @@ export const scheduleProjection = projection({
         });
         return;
       }
-      case 'calendar.created': {
+      case 'calendar.created':
+      case 'calendar.deleted': {
         const { calendar } = e.data as DomainEventData<'calendar.created'>;
         await docs('calendars').putIfNewer({ ...calendar, _id: calendar.id, _pos: e.position, _changedAt: at });
         return;

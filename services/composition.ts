@@ -40,6 +40,8 @@ import type { Bus } from './bus/bus.port';
 import { CommandHandler } from './commands/command-handler';
 import type { Config } from './config';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher';
+import { SubscriptionStore } from './subscriptions/subscription-store';
+import { startSubscriptionWorker } from './subscriptions/subscription-worker';
 import { historyStore } from './eventstore/decoding-event-store';
 import { erasable } from './history/erasable-projection';
 import { ensureErasureIndexes } from './history/erasure';
@@ -210,6 +212,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const mailSender = config.SMTP_URL ? smtpSender(config.SMTP_URL) : outboxSender();
   const mailConsumer = roles.has('dispatcher') ? startMailConsumer(context, bus, mailSender) : null;
   const bookingParts = roles.has('dispatcher') ? startBookingPartsConsumer(context, bus) : null;
+  const subscriptions = roles.has('dispatcher') ? await startSubscriptionWorker(context, new SubscriptionStore(ports.store, keys.server)) : null;
   const automations = roles.has('automations') ? await startAutomationRunner(context, bus) : null;
   const reminders = roles.has('automations') ? await startReminderWorker(context) : null;
 
@@ -264,7 +267,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       if (roleListener) await closeHttp(roleListener);
       await context.answerThreads?.close();
       // The bus consumers are independent: each leaving its group takes a while, so they leave together.
-      await Promise.all([automations?.stop(), reminders?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), bookingParts?.stop(), dispatcher?.stop()]);
+      await Promise.all([automations?.stop(), reminders?.stop(), pushConsumer?.stop(), mailConsumer?.stop(), bookingParts?.stop(), subscriptions?.stop(), dispatcher?.stop()]);
       await relay?.stop();
       await runner?.stop();
       mailSender.close();

@@ -75,6 +75,14 @@ const Config = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Lets webhooks reach loopback, link-local and private addresses (tests, closed networks). */
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Subscribed calendars (docs/subscriptions.md): fetched again this long after a fetch that succeeded. */
+  SUBSCRIPTION_REFRESH_MS: z.coerce.number().int().min(100).max(7 * 86_400_000).default(900_000),
+  /** The wait after a first failed fetch (four times as long after each further one, at most 6 hours). */
+  SUBSCRIPTION_RETRY_FIRST_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+  /** How often the fetcher (dispatcher role) looks for subscriptions due; a new one is fetched within this. */
+  SUBSCRIPTION_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** One fetch's deadline, redirects and the whole body included. */
+  SUBSCRIPTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /** How often the reminder worker (automations role) looks for reminders whose time has come. */
   REMINDER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** Shared secret of the integration layer's inbound calls; POST /integrations/inbound answers 404 while unset. */

@@ -26,6 +26,7 @@ import { profileOperations } from '../contracts/profile';
 import { routineOperations } from '../contracts/routines';
 import { schedulingOperations } from '../contracts/scheduling';
 import { spaceOperations } from '../contracts/spaces';
+import { subscriptionOperations } from '../contracts/subscriptions';
 import { oauthOperations } from '../contracts/oauth';
 import { syncOperations } from '../contracts/sync';
 import { projectOperations, taskOperations } from '../contracts/tasks';
@@ -69,6 +70,7 @@ import { eventsWriteRoutes } from '../write-api/events/events.routes';
 import { occurrencesWriteRoutes } from '../write-api/events/occurrences.routes';
 import { focusWriteRoutes } from '../write-api/focus/focus.routes';
 import { icalWriteRoutes } from '../write-api/calendars/ical.routes';
+import { subscriptionWriteRoutes } from '../write-api/calendars/subscriptions.routes';
 import { goalsWriteRoutes } from '../write-api/goals/goals.routes';
 import { integrationsRoutes } from '../write-api/integrations/integrations.routes';
 import { notificationsWriteRoutes } from '../write-api/notifications/notifications.routes';
@@ -96,7 +98,7 @@ export const apiOperations: Operation[] = [
   ...focusOperations, ...goalOperations, ...eventTypeOperations, ...insightOperations, ...bugReportOperations,
   ...routineOperations, ...taskOperations, ...projectOperations, ...plannerOperations,
   ...meetingTypeOperations, ...publicBookingOperations, ...bookingOperations, ...inboxOperations, ...assistantOperations,
-  ...automationOperations, ...icalOperations,
+  ...automationOperations, ...icalOperations, ...subscriptionOperations,
 ];
 
 export function apiRoutes(app: AppContext): Route[] {
@@ -146,6 +148,6 @@ export function apiRoutes(app: AppContext): Route[] {
     ...bookingsReadRoutes(app), ...meetingTypesWriteRoutes(app), ...bookingsWriteRoutes(app), ...inboxReadRoutes(app),
     ...assistantReadRoutes(app), ...assistantWriteRoutes(app),
     ...automationsReadRoutes(app), ...automationsWriteRoutes(app),
-    ...icalWriteRoutes(app), ...icalReadRoutes(app),
+    ...icalWriteRoutes(app), ...icalReadRoutes(app), ...subscriptionWriteRoutes(app),
   ];
 }

@@ -25,7 +25,7 @@ export function profileReadRoutes(app: AppContext) {
       // Read the watermark first: everything below it is in the lists, so the cursor misses nothing.
       const { watermark: position } = await syncWatermark(app.watermarks);
       const [user, spaces, calendars, lists] = await Promise.all([
-        me(userId), spacesOf(app.readModels, userId), calendarsOf(app.readModels, userId), bootstrapLists(app.readModels, userId),
+        me(userId), spacesOf(app.readModels, userId), calendarsOf(app.readModels, app.store, userId), bootstrapLists(app.readModels, userId),
       ]);
       return {
         status: 200,

@@ -1,8 +1,9 @@
-import type { CalendarRole } from '../../contracts/calendar-members';
-import type { Calendar, Space } from '../../contracts/spaces';
+import type { ListedCalendar, Space } from '../../contracts/spaces';
+import type { ReadStore } from '../../services/readstore/read-store.port';
 import { publicView, type ReadModels } from '../../projections/read-models';
 import { SCHEDULE } from '../../projections/schedule.projection';
 import { calendarAccessOf } from './calendar-access';
+import { listedWithSources } from './calendar-sources';
 
 export async function spaceIdsOf(models: ReadModels, userId: string): Promise<string[]> {
   const memberships = await (await models.docs(SCHEDULE))('memberships').find({ userId });
@@ -16,7 +17,7 @@ export async function spacesOf(models: ReadModels, userId: string): Promise<Spac
   return docs.map((d) => publicView<Space>(d));
 }
 
-/** The calendars the user can see, each with their role (shared ones included). */
-export async function calendarsOf(models: ReadModels, userId: string): Promise<Array<Calendar & { role: CalendarRole }>> {
-  return (await calendarAccessOf(models, userId)).map((a) => ({ ...a.calendar, role: a.role }));
+/** The calendars the user can see, each with their role (shared ones included), subscriptions with their source's state. */
+export async function calendarsOf(models: ReadModels, store: Pick<ReadStore, 'collection'>, userId: string): Promise<ListedCalendar[]> {
+  return listedWithSources(store, await calendarAccessOf(models, userId));
 }

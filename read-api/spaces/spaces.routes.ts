@@ -12,7 +12,7 @@ export function spacesReadRoutes(app: AppContext) {
     })),
     route(findOperation(spaceOperations, 'get', '/calendars'), async ({ principal }) => ({
       status: 200,
-      body: { calendars: await calendarsOf(app.readModels, principal!.userId) },
+      body: { calendars: await calendarsOf(app.readModels, app.store, principal!.userId) },
     })),
   ];
 }

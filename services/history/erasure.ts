@@ -3,10 +3,11 @@
  * wherever the log is read (deciders, projections, exports, the bus), then `user.erased` is appended so each
  * projection deletes the documents made from their data (erasable-projection.ts) and `/sync` tells the other users
  * which items went. What the service keeps as state beside the log for that user (credentials, webhooks and their
- * deliveries, pushes, assistant usage) is deleted outright. Retrying finishes an interrupted erasure.
+ * deliveries, subscriptions with their sealed credentials, pushes, assistant usage) is deleted outright. Retrying finishes an interrupted erasure.
  */
 import type { AppContext } from '../app-context';
 import { DELIVERIES, WEBHOOKS } from '../dispatcher/webhook-store';
+import { SUBSCRIPTIONS } from '../subscriptions/subscription-store';
 import { notFound } from '../errors';
 import type { ReadStore } from '../readstore/read-store.port';
 import { USER_KEYS } from '../eventstore/user-keys';
@@ -17,7 +18,7 @@ import { OAUTH_FAMILIES } from '../../write-api/oauth/grants';
 import { ERASURES } from './erasable-projection';
 
 /** State collections whose documents name their user in `userId`. */
-const USER_STATE = [SESSIONS, API_KEYS, OAUTH_FAMILIES, WEBHOOKS, DELIVERIES, '_pushes', '_ai_answers'];
+const USER_STATE = [SESSIONS, API_KEYS, OAUTH_FAMILIES, WEBHOOKS, DELIVERIES, SUBSCRIPTIONS, '_pushes', '_ai_answers'];
 
 /**
  * What erasure and `/sync` query beside the projections: each state collection by user, and the tombstones of a

@@ -103,6 +103,10 @@ export const access: Record<string, AccessRule> = {
   'DELETE /calendars/{id}/feed': scope('calendars:write'),
   'POST /calendars/{id}/import': scope('events:create'),
   'GET /ical/{token}.ics': open(),
+  // Subscriptions to calendars elsewhere (addendum, same section): a read-only calendar fetched from its source
+  'POST /calendars/subscriptions': scope('calendars:write'),
+  'POST /calendars/{id}/refresh': scope('calendars:write'),
+  'DELETE /calendars/{id}': scope('calendars:write'),
   'GET /event-types': session(),
   'POST /event-types': session(),
   'PATCH /event-types/{id}': session(),

@@ -65,6 +65,12 @@ export class Metrics {
     labelNames: ['outcome'] as const,
     registers: this.registers,
   });
+  readonly subscriptionFetches = new Counter({
+    name: 'calendar_subscription_fetches_total',
+    help: 'Fetches of subscribed calendars by outcome: changed (read and applied), not_modified, failed',
+    labelNames: ['outcome'] as const,
+    registers: this.registers,
+  });
   readonly automationRuns = new Counter({
     name: 'calendar_automation_runs_total', help: 'Automation runs started, and finished by status (succeeded, failed, cancelled)',
     labelNames: ['status'] as const,

@@ -11,6 +11,7 @@ import { ApiError, conflict, notFound } from '../../services/errors';
 import { route } from '../../services/http/route';
 import { deterministicUuid } from '../../services/ids';
 import { DEFAULT_WORKING_HOURS } from '../../services/availability/weekly-hours';
+import { calendarReadOnly } from '../calendars/subscription.rules';
 import { lookupCaughtUp } from '../schedule/locate';
 import { ifMatch, ownStream, withEtag } from '../shared/own-stream';
 import { meetingTypesDecider, meetingTypesStream, type MeetingTypeChanges } from './meeting-types.decider';
@@ -25,11 +26,12 @@ const once = <T>(items: readonly T[] | undefined) => (items ? [...new Set(items)
 export function meetingTypesWriteRoutes(app: AppContext) {
   const run = ownStream(app, meetingTypesDecider, meetingTypesStream);
 
-  /** Bookings may only go to a calendar of the owner's Spaces. */
+  /** Bookings may only go to a live calendar of the owner's Spaces, never a subscription (its next fetch would cancel them). */
   const checkCalendar = async (userId: string, calendarId: string | null | undefined) => {
     if (!calendarId) return;
     const calendar = await lookupCaughtUp(app, async () => (await app.readModels.docs(SCHEDULE))('calendars').get(calendarId));
-    if (!calendar || !(await spaceIdsOf(app.readModels, userId)).includes(calendar.spaceId as string)) throw notFound('Calendar');
+    if (!calendar || calendar.deletedAt || !(await spaceIdsOf(app.readModels, userId)).includes(calendar.spaceId as string)) throw notFound('Calendar');
+    if (calendar.source) throw calendarReadOnly();
   };
 
   /** Hosts must be members of one of the owner's organizations; a membership just granted may not be read yet: a miss waits once. */

@@ -12,6 +12,7 @@ import type { BookingHeld, BookingPart } from '../../contracts/bookings';
 import { BookingIndex } from './booking-index';
 import { decidePart, evolvePart, partsOfCancelledEvent, type PartCommand, type PartEvent } from './booking-parts.rules';
 import { decideImport, type ImportCommand } from '../calendars/import.rules';
+import { decideSubscription, requireNotReadOnly, type SubscriptionCommand, type SubscriptionEvent } from '../calendars/subscription.rules';
 import {
   bookingsOfCancelledEvent, decideBooking, evolveBooking, type BookingCommand, type BookingEvent, type BookingRecord,
 } from './booking.rules';
@@ -58,27 +59,31 @@ export type ScheduleCommand =
   | BookingCommand
   | PartCommand
   | MemberCommand
-  | ImportCommand;
+  | ImportCommand
+  | SubscriptionCommand;
 
 type ScheduleEvent =
   | Extract<DomainEvent, { type: 'space.created' | 'calendar.created' | 'event.created' | 'event.updated' | 'event.cancelled' }>
   | OccurrenceEvent
   | BookingEvent
   | PartEvent
-  | MemberEvent;
+  | MemberEvent
+  | SubscriptionEvent;
 
-/** The Space, when the user may write on `calendarId` (404 Calendar, or 403 for a reader, otherwise). */
+/** The Space, when the user may write on `calendarId` (404 Calendar, or 403 for a reader or a subscription, otherwise). */
 function requireWritable(state: ScheduleState, userId: string, calendarId: string): Space {
   if (!state.space) throw notFound('Space');
   requireWriter(state, userId, calendarId, 'Calendar');
+  requireNotReadOnly(state, calendarId);
   return state.space;
 }
 
-/** A live event the actor may change: 404 when they cannot see it, 403 for a reader of its calendar. */
+/** A live event the actor may change: 404 when they cannot see it, 403 for a reader of its calendar or a subscription's event. */
 function requireEvent(state: ScheduleState, actorId: string, eventId: string): Event {
   const event = state.events.get(eventId);
   if (!event || event.status === 'cancelled') throw notFound('Event');
   requireWriter(state, actorId, event.calendarId, 'Event');
+  requireNotReadOnly(state, event.calendarId);
   return event;
 }
 
@@ -192,6 +197,10 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         return decideMembers(command, state);
       case 'ImportEvents':
         return decideImport(command, state, requireWritable(state, command.actorId, command.calendarId).id);
+      case 'SubscribeCalendar':
+      case 'RefreshSubscription':
+      case 'Unsubscribe':
+        return decideSubscription(command, state);
     }
   },
 
@@ -202,6 +211,9 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         break;
       case 'calendar.created':
         state.calendars.set(event.data.calendar.id, event.data.calendar);
+        break;
+      case 'calendar.deleted':
+        state.calendars.delete(event.data.calendar.id);
         break;
       case 'event.created':
       case 'event.updated':
