@@ -39,6 +39,20 @@ interface Record {
 /** Runs a command again after a crash: commands already stored under `commandId` are answered from the log. */
 export type Recovery = <T>(commandId: string, run: () => Promise<T>) => Promise<T>;
 
+/**
+ * A reply as kept for its key: without cookies, and with a serialized JSON answer (heavy reads answer in Buffers) as
+ * its text, which JSON.stringify would otherwise turn into an object of bytes.
+ */
+function storedReply({ cookies: _cookies, json, ...reply }: Reply): string {
+  const jsonText = json === undefined ? undefined : (Buffer.isBuffer(json) ? json : Buffer.concat(json)).toString('utf8');
+  return JSON.stringify({ ...reply, jsonText });
+}
+
+function replayedReply(stored: string): Reply {
+  const { jsonText, ...reply } = JSON.parse(stored) as Reply & { jsonText?: string };
+  return jsonText === undefined ? reply : { ...reply, json: Buffer.from(jsonText, 'utf8') };
+}
+
 const inUse = (leaseUntil: number): Reply => {
   const err = new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
   const retryAfter = Math.max(1, Math.ceil((leaseUntil - Date.now()) / 1000));
@@ -101,7 +115,7 @@ export class Idempotency {
       await settle();
       if (reply.status >= 500) await release();
       else {
-        const sealed = this.replies.seal(JSON.stringify({ ...reply, cookies: undefined }));
+        const sealed = this.replies.seal(storedReply(reply));
         await docs.putIfNewer({ _id: id, _pos: held._pos + 1, bodyHash, state: 'done', reply: sealed, createdAt: held.createdAt });
       }
       return reply;
@@ -125,7 +139,7 @@ export class Idempotency {
       if (existing.bodyHash !== bodyHash) {
         throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body');
       }
-      if (existing.state === 'done' && existing.reply) return JSON.parse(this.replies.open(existing.reply)) as Reply;
+      if (existing.state === 'done' && existing.reply) return replayedReply(this.replies.open(existing.reply));
       const leaseUntil = existing.leaseUntil ?? existing.createdAt + LEASE_MS;
       if (leaseUntil > now) return inUse(leaseUntil);
       if (typeof existing._pos === 'number') {

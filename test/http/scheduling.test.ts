@@ -88,6 +88,20 @@ describe('POST /free-busy', () => {
     expectError(await withKey(['events:read']), 403, 'insufficient_scope');
   });
 
+  it('an Idempotency-Key repeated answers the first answer again, for free/busy and suggestions alike', async () => {
+    const headers = { 'idempotency-key': randomUUID() };
+    const first = await carol.call('POST', '/free-busy', { ...MONDAY, people: [ada.email, bob.email] }, headers);
+    expect(first.status).toBe(200);
+    const again = await carol.call('POST', '/free-busy', { ...MONDAY, people: [ada.email, bob.email] }, headers);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const body = { attendees: [ada.email, bob.email], durationMinutes: 30, ...MONDAY };
+    const suggestions = { 'idempotency-key': randomUUID() };
+    const asked = await carol.call('POST', '/meeting-suggestions', body, suggestions);
+    expect(asked.body.suggestions.length).toBeGreaterThan(0);
+    expect((await carol.call('POST', '/meeting-suggestions', body, suggestions)).body).toEqual(asked.body);
+  });
+
   it('400 beyond the bounds: over 50 people, over 62 days, to not after from, a malformed person', async () => {
     const many = Array.from({ length: 51 }, (_, i) => `p${i}@example.com`);
     expectInvalid(await freeBusy(carol, many), 'body.people');
