@@ -11,11 +11,12 @@ import type { AppContext } from '../../services/app-context';
 import { notFound } from '../../services/errors';
 import type { Input } from '../../services/http/route';
 import { route } from '../../services/http/route';
-import { eventIdForUid, ownEventIdOf, readCalendarOffThread, type ReadEvent, type Skipped } from '../../services/ical';
+import { readCalendarOffThread, type Skipped } from '../../services/ical';
 import { eventCommands } from '../events/event-commands';
 import { scheduleDecider, scheduleStream } from '../schedule/schedule.decider';
 import { feedDecider, feedStream, feedTokenHash } from './feed.decider';
-import { targetOf, type ImportItem } from './import.rules';
+import { importItemsOf } from './import-items';
+import { targetOf } from './import.rules';
 
 type IdParams = { id: string };
 type AnyInput = Input<unknown, unknown, IdParams>;
@@ -37,19 +38,6 @@ export function icalWriteRoutes(app: AppContext) {
   const context = (input: AnyInput, spaceId: string) => ({
     userId: input.principal!.userId, commandId: input.commandId, correlationId: input.requestId, spaceId,
   });
-
-  /** The attendees of the file's events linked to users as REST links them (one lookup for the whole file). */
-  async function linkAttendees(read: ReadEvent[], environment: 'live' | 'test') {
-    const all = read.flatMap((e) => [...e.fields.attendees, ...e.exceptions.flatMap((x) => x.attendees ?? [])]);
-    const unique = [...new Map(all.map((a) => [a.email.toLowerCase(), { email: a.email }])).values()];
-    const linked = new Map((await events.resolveAttendees(unique, environment)).map((a) => [a.email.toLowerCase(), a.userId]));
-    const link = (list: Event['attendees']) => list.map((a) => ({ ...a, userId: linked.get(a.email.toLowerCase()) ?? null }));
-    return read.map((e) => ({
-      ...e,
-      fields: { ...e.fields, attendees: link(e.fields.attendees) },
-      exceptions: e.exceptions.map((x) => (x.attendees ? { ...x, attendees: link(x.attendees) } : x)),
-    }));
-  }
 
   return [
     route<unknown, unknown, IdParams>(findOperation(icalOperations, 'post', '/calendars/{id}/feed'), async (input) => {
@@ -77,12 +65,7 @@ export function icalWriteRoutes(app: AppContext) {
       const me = await events.profile(input.principal!.userId);
       const read = await readCalendarOffThread(input.body, { defaultZone: me.timeZone });
       const skipped: Skipped[] = [...read.skipped];
-      const linked = await linkAttendees(read.objects.flatMap((o) => o.events), input.principal!.environment);
-      const items: ImportItem[] = linked.map((e) => ({
-        eventId: eventIdForUid(calendarId, e.uid, e.recurrenceId), icalUid: e.uid, icalRecurrenceId: e.recurrenceId,
-        sameAs: e.recurrenceId === null ? ownEventIdOf(e.uid) : null,
-        fields: e.fields, exceptions: e.exceptions, cancelled: e.cancelled,
-      }));
+      const items = await importItemsOf(events, calendarId, read.objects.flatMap((o) => o.events), input.principal!.environment);
       const now = new Date().toISOString();
       const result = items.length
         ? await app.commands.handle(scheduleStream(spaceId), scheduleDecider, {
