@@ -1,0 +1,94 @@
+/**
+ * The CalDAV server (RFC 4791, RFC 6578, RFC 6764) under /dav/: one router mapping each DAV method on each kind of
+ * resource (paths.ts) to our queries and commands. Bodies are bounded as JSON bodies are (1 MB); errors answer with
+ * the usual envelope, a failed CalDAV/WebDAV precondition with its XML element, a 401 with a Basic challenge.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { AppContext } from '../app-context';
+import { ApiError } from '../errors';
+import { davUserOf, REALM } from './auth';
+import { davShared, notFound, type DavContext } from './context';
+import { mkcalendar, proppatch } from './mkcalendar';
+import { deleteObject, getObject, Precondition, preconditionReply, putObject, type DavReply } from './objects';
+import { DAV_ROOT, targetOf, type DavTarget } from './paths';
+import { propfind } from './propfind';
+import { report } from './report';
+
+export const DAV_BODY_LIMIT = '1mb';
+const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL';
+const XML = 'application/xml; charset=utf-8';
+
+const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+const notAllowed = (message: string) => new ApiError(405, 'method_not_allowed', message);
+
+async function answer(ctx: DavContext, req: Request, target: DavTarget, body: string): Promise<DavReply> {
+  const href = `${DAV_ROOT}${req.path.replace(/^\//, '')}`;
+  switch (req.method) {
+    case 'PROPFIND':
+      return { status: 207, type: XML, body: await propfind(ctx, target, req.get('Depth'), body) };
+    case 'PROPPATCH':
+      if (target.kind === 'unknown') throw notFound();
+      return proppatch(href, body);
+    case 'REPORT':
+      if (target.kind !== 'collection') throw new Precondition('{DAV:}supported-report', 'REPORTs are answered on calendar collections');
+      return report(ctx, target, body);
+    case 'MKCALENDAR':
+      if (target.kind !== 'collection') throw forbidden('Calendars are made in your calendar home');
+      return mkcalendar(ctx, target, body);
+    case 'MKCOL':
+      // Calendar collections hold no collections (RFC 4791 4.2); what exists already is 405 (RFC 4918 9.3.1).
+      if (body.length) throw new ApiError(415, 'unsupported_media_type', 'MKCOL takes no body here');
+      if (target.kind === 'collection' || target.kind === 'home' || target.kind === 'root') throw notAllowed('Something is already there');
+      throw forbidden('Make calendars with MKCALENDAR in your calendar home');
+  }
+  if (target.kind === 'object') {
+    if (req.method === 'GET' || req.method === 'HEAD') return getObject(ctx, target, req.method === 'HEAD');
+    if (req.method === 'PUT') return putObject(ctx, target, req, body);
+    if (req.method === 'DELETE') return deleteObject(ctx, target, req);
+  }
+  if (target.kind === 'unknown') throw notFound();
+  if (req.method === 'GET' || req.method === 'HEAD') return { status: 200, type: 'text/plain; charset=utf-8', body: 'CalDAV: use PROPFIND\n' };
+  if (req.method === 'DELETE') throw forbidden('Collections are deleted in the app, not over CalDAV');
+  if (req.method === 'PUT') throw notAllowed('PUT calendar objects (name.ics) into a calendar collection');
+  throw notAllowed(`${req.method} is not supported here`);
+}
+
+function send(res: Response, reply: DavReply): void {
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  res.status(reply.status);
+  if (reply.type) res.type(reply.type);
+  if (reply.body === undefined) return void res.end();
+  res.send(reply.body);
+}
+
+export function davRouter(app: AppContext): Router {
+  const shared = davShared(app);
+  const router = express.Router();
+  router.use(express.text({ type: () => true, limit: DAV_BODY_LIMIT }));
+  router.use(async (req, res, next) => {
+    try {
+      res.setHeader('DAV', '1, 3, calendar-access');
+      if (req.method === 'OPTIONS') {
+        res.setHeader('Allow', ALLOW);
+        return void res.status(200).end();
+      }
+      const who = await davUserOf(req, app.readModels, app.apiKeys.resolve);
+      const ctx: DavContext = { ...shared, ...who };
+      const body = typeof req.body === 'string' ? req.body : '';
+      send(res, await answer(ctx, req, targetOf(req.path), body));
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (err instanceof Precondition) return send(res, preconditionReply(err));
+    if (err instanceof ApiError && err.status === 401) res.setHeader('WWW-Authenticate', `Basic realm="${REALM}", charset="UTF-8"`);
+    next(err);
+  });
+  return router;
+}
+
+/** RFC 6764 5: `/.well-known/caldav` leads to the context path. */
+export function wellKnownCaldav(_req: Request, res: Response): void {
+  res.redirect(301, DAV_ROOT);
+}
