@@ -13,6 +13,7 @@ export const NS = {
   apple: 'http://apple.com/ns/ical/',
 } as const;
 
+const XMLNS = 'http://www.w3.org/2000/xmlns/';
 const PREFIXES: Record<string, string> = { [NS.dav]: 'd', [NS.caldav]: 'c', [NS.cs]: 'cs', [NS.apple]: 'a' };
 
 /** `{namespace}local` */
@@ -87,8 +88,10 @@ export function writeXml(root: XmlNode): string {
     return el;
   };
   const top = build(root);
-  for (const [ns, prefix] of Object.entries(PREFIXES)) top.setAttribute(`xmlns:${prefix}`, ns);
-  for (const [ns, prefix] of extra) top.setAttribute(`xmlns:${prefix}`, ns);
+  // Declared as namespace attributes (not plain ones), so the serializer declares each prefix once, here.
+  for (const [ns, prefix] of [...Object.entries(PREFIXES), ...extra]) {
+    if (top.lookupNamespaceURI(prefix) !== ns) top.setAttributeNS(XMLNS, `xmlns:${prefix}`, ns);
+  }
   doc.appendChild(top);
   return `<?xml version="1.0" encoding="utf-8"?>\n${new XMLSerializer().serializeToString(doc)}`;
 }
