@@ -2,7 +2,7 @@
  * MKCALENDAR (RFC 4791 5.3.1): the REST command that makes a calendar (CreateCalendar) in the caller's personal
  * Space, named by the body's displayname, coloured by its calendar-color. Its id derives from the caller and the
  * segment the client chose, so the client's URL finds it (collections.ts). PROPPATCH: no command changes a
- * calendar's name or colour yet, so every property is refused with 403 (RFC 4918 9.2), nothing set.
+ * calendar's name or colour yet, so an update is refused with 403, nothing set.
  */
 import { randomUUID } from 'node:crypto';
 import { Color } from '../../contracts/spaces';
@@ -12,9 +12,9 @@ import { ApiError } from '../errors';
 import { requireScope } from './auth';
 import { madeCalendarId } from './collections';
 import { collectionFor, ownPath, type DavContext } from './context';
-import { d, multistatus, patchResponse } from './multistatus';
+import { d } from './multistatus';
 import { collectionHref } from './paths';
-import type { DavReply } from './objects';
+import { Precondition, type DavReply } from './objects';
 import { childElements, clark, firstChild, nameOf, NS, parseXml, textIn } from './xml';
 
 const props = (root: Element | undefined) =>
@@ -43,9 +43,10 @@ export async function mkcalendar(ctx: DavContext, t: { user: string; segment: st
   return { status: 201, headers: { Location: collectionHref(ctx.user.username, t.segment) } };
 }
 
-export function proppatch(href: string, body: string): DavReply {
+/** 403 `DAV:cannot-modify-protected-property` (RFC 4918 9.2.1) for the whole update: nothing is set. */
+export function proppatch(body: string): never {
   const root = parseXml(body);
   if (nameOf(root) !== d('propertyupdate')) throw new ApiError(400, 'invalid_xml', 'A PROPPATCH body is a DAV:propertyupdate');
-  const results = props(root).map((p) => ({ name: nameOf(p), status: 403 }));
-  return { status: 207, type: 'application/xml; charset=utf-8', body: multistatus([patchResponse(href, results)]) };
+  const names = props(root).map((p) => p.localName).join(', ');
+  throw new Precondition(d('cannot-modify-protected-property'), `Calendar properties (${names}) are changed in the app, not over CalDAV`);
 }

@@ -30,11 +30,6 @@ export function propResponse(href: string, props: Props, asked: string[] | 'all'
 /** A resource answered with a status of its own (a deleted object in a sync report, a missing multiget href). */
 export const statusResponse = (href: string, status: number): XmlNode => x(d('response'), x(d('href'), href), x(d('status'), statusLine(status)));
 
-/** A PROPPATCH answer: each property set with its status (RFC 4918 9.2). */
-export const patchResponse = (href: string, results: Array<{ name: string; status: number }>): XmlNode =>
-  x(d('response'), x(d('href'), href), ...[...new Set(results.map((r) => r.status))].map((s) =>
-    propstat(s, results.filter((r) => r.status === s).map((r) => ({ name: r.name })))));
-
 export const multistatus = (responses: XmlNode[], extra: XmlNode[] = []) => writeXml(x(d('multistatus'), ...responses, ...extra));
 
 /** An error body naming the precondition that failed (RFC 4918 16), e.g. `{DAV:}valid-sync-token`. */

@@ -22,13 +22,12 @@ const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 const notAllowed = (message: string) => new ApiError(405, 'method_not_allowed', message);
 
 async function answer(ctx: DavContext, req: Request, target: DavTarget, body: string): Promise<DavReply> {
-  const href = `${DAV_ROOT}${req.path.replace(/^\//, '')}`;
   switch (req.method) {
     case 'PROPFIND':
       return { status: 207, type: XML, body: await propfind(ctx, target, req.get('Depth'), body) };
     case 'PROPPATCH':
       if (target.kind === 'unknown') throw notFound();
-      return proppatch(href, body);
+      return proppatch(body);
     case 'REPORT':
       if (target.kind !== 'collection') throw new Precondition('{DAV:}supported-report', 'REPORTs are answered on calendar collections');
       return report(ctx, target, body);
