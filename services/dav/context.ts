@@ -38,10 +38,10 @@ const eventsOf = (o: DavObject) => [o.series, ...o.rdates].filter((e): e is Even
 
 /**
  * Each object as iCalendar through the shared mapping (services/ical), with the calendar's owner as ORGANIZER, kept by
- * its events' versions.
+ * its events' ids and versions (a UID may be in several calendars).
  */
 export async function textsOf(ctx: DavContext, collection: Collection, objects: DavObject[]): Promise<Map<string, string>> {
   const owner = await userById(ctx.app.readModels, collection.ownerId);
   const organizer = owner ? { name: owner.name ?? null, email: owner.email } : null;
-  return new Map(objects.map((o) => [o.uid, ctx.texts(`${o.uid}|${o.etag}|${organizer?.email ?? ''}`, () => writeCalendar(eventsOf(o), { organizer }))]));
+  return new Map(objects.map((o) => [o.uid, ctx.texts(`${eventsOf(o).map((e) => `${e.id}:${e.version}`).join(' ')}|${organizer?.email ?? ''}`, () => writeCalendar(eventsOf(o), { organizer }))]));
 }
