@@ -138,6 +138,8 @@ async function syncCollection(ctx: DavContext, report: Element, collection: Coll
   const since = tokenPosition(textIn(firstChild(report, d('sync-token'))), state);
   const changed = new Map<string, { live: boolean; position: number }>();
   for (const change of state.changes) if (change.position > since) changed.set(change.uid, change);
+  // An initial sync lists the members there are; removals are news only to a client that had a token (RFC 6578 3.8).
+  if (since === 0) for (const [uid, change] of changed) if (!change.live) changed.delete(uid);
   const limit = Math.min(MAX_SYNC_CHANGES, Number(textIn(firstChild(firstChild(report, d('limit')) ?? report, d('nresults')))) || MAX_SYNC_CHANGES);
   const ordered = [...changed.entries()].sort((a, b) => a[1].position - b[1].position);
   const page = ordered.slice(0, limit);
