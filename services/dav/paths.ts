@@ -11,6 +11,8 @@ export type DavTarget =
   | { kind: 'home'; user: string }
   | { kind: 'collection'; user: string; segment: string }
   | { kind: 'object'; user: string; segment: string; uid: string }
+  /** Below a collection's child: its parent does not exist (MKCOL and PUT there are 409, RFC 4918 9.3.1). */
+  | { kind: 'nested' }
   | { kind: 'unknown' };
 
 const seg = (s: string) => encodeURIComponent(s);
@@ -34,7 +36,7 @@ export function targetOf(path: string): DavTarget {
   const parts = decoded(path.split('/').filter((p) => p !== ''));
   if (!parts) return { kind: 'unknown' };
   const [area, user, segment, name, ...rest] = parts;
-  if (rest.length) return { kind: 'unknown' };
+  if (rest.length) return area === 'calendars' ? { kind: 'nested' } : { kind: 'unknown' };
   if (area === undefined) return { kind: 'root' };
   if (area === 'principals') return user === undefined ? { kind: 'principals' } : segment === undefined ? { kind: 'principal', user } : { kind: 'unknown' };
   if (area !== 'calendars' || user === undefined) return { kind: 'unknown' };

@@ -59,6 +59,7 @@ async function listed(ctx: DavContext, target: DavTarget, depth: number): Promis
       if (!object) throw notFound();
       return [{ href: objectHref(user.username, target.segment, object.uid), props: objectProps(object, collection.writable) }];
     }
+    case 'nested':
     case 'unknown':
       throw notFound();
   }

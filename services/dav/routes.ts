@@ -21,6 +21,20 @@ const XML = 'application/xml; charset=utf-8';
 const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 const notAllowed = (message: string) => new ApiError(405, 'method_not_allowed', message);
 
+const conflict = () => new ApiError(409, 'conflict', 'The parent collection does not exist');
+
+/**
+ * MKCOL (RFC 4918 9.3): in the calendar home it makes a calendar, as MKCALENDAR does; a calendar collection holds no
+ * collections (RFC 4791 4.2): 403; where something is already: 405; below a missing parent: 409; a body: 415.
+ */
+function mkcol(ctx: DavContext, target: DavTarget, body: string): Promise<DavReply> {
+  if (body.length) throw new ApiError(415, 'unsupported_media_type', 'MKCOL takes no body here');
+  if (target.kind === 'collection') return mkcalendar(ctx, target, '');
+  if (target.kind === 'nested') throw conflict();
+  if (target.kind === 'home' || target.kind === 'root' || target.kind === 'principal' || target.kind === 'object') throw notAllowed('Something is already there');
+  throw forbidden('Calendar collections hold calendar objects only: make calendars in your calendar home');
+}
+
 async function answer(ctx: DavContext, req: Request, target: DavTarget, body: string): Promise<DavReply> {
   switch (req.method) {
     case 'PROPFIND':
@@ -35,17 +49,16 @@ async function answer(ctx: DavContext, req: Request, target: DavTarget, body: st
       if (target.kind !== 'collection') throw forbidden('Calendars are made in your calendar home');
       return mkcalendar(ctx, target, body);
     case 'MKCOL':
-      // Calendar collections hold no collections (RFC 4791 4.2); what exists already is 405 (RFC 4918 9.3.1).
-      if (body.length) throw new ApiError(415, 'unsupported_media_type', 'MKCOL takes no body here');
-      if (target.kind === 'collection' || target.kind === 'home' || target.kind === 'root') throw notAllowed('Something is already there');
-      throw forbidden('Make calendars with MKCALENDAR in your calendar home');
+      return mkcol(ctx, target, body);
   }
   if (target.kind === 'object') {
     if (req.method === 'GET' || req.method === 'HEAD') return getObject(ctx, target, req.method === 'HEAD');
     if (req.method === 'PUT') return putObject(ctx, target, req, body);
     if (req.method === 'DELETE') return deleteObject(ctx, target, req);
   }
-  if (target.kind === 'unknown') throw notFound();
+  if (target.kind === 'nested' && req.method === 'PUT') throw conflict();
+  if (target.kind === 'unknown' && req.method === 'PUT') throw forbidden('A calendar collection holds calendar objects only, named {UID}.ics');
+  if (target.kind === 'unknown' || target.kind === 'nested') throw notFound();
   if (req.method === 'GET' || req.method === 'HEAD') return { status: 200, type: 'text/plain; charset=utf-8', body: 'CalDAV: use PROPFIND\n' };
   if (req.method === 'DELETE') throw forbidden('Collections are deleted in the app, not over CalDAV');
   if (req.method === 'PUT') throw notAllowed('PUT calendar objects (name.ics) into a calendar collection');

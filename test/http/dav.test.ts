@@ -235,6 +235,12 @@ describe('CalDAV collections, users and sharing', () => {
     const patch = await dav.call('PROPPATCH', `/dav/calendars/${dav.username}/garden/`,
       '<?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>x</d:displayname></d:prop></d:set></d:propertyupdate>');
     expect(patch.status).toBe(403);
+    // MKCOL: a calendar in the home; none inside a calendar; a body 415; below a missing parent 409.
+    expect((await dav.call('MKCOL', `/dav/calendars/${dav.username}/plain/`)).status).toBe(201);
+    expect((await dav.call('MKCOL', `/dav/calendars/${dav.username}/plain/`)).status).toBe(405);
+    expect((await dav.call('MKCOL', `/dav/calendars/${dav.username}/garden/inner/`)).status).toBe(403);
+    expect((await dav.call('MKCOL', `/dav/calendars/${dav.username}/other/`, '<x/>')).status).toBe(415);
+    expect((await dav.call('MKCOL', `/dav/calendars/${dav.username}/garden/no/parent/`)).status).toBe(409);
     expect(patch.text).toContain('<d:cannot-modify-protected-property/>');
   });
 
