@@ -69,8 +69,14 @@ const etagOf = (events: Event[]) => `"v${events.map((e) => e.version).join('.')}
 
 type EventDoc = Doc & Event;
 
+/** What is kept of a calendar between requests: its live events by id, and its changes in log order. */
+interface Kept extends CollectionState {
+  live: Map<string, Event>;
+  uidsOf: Map<string, Set<string>>;
+}
+
 export class CollectionReader {
-  private readonly kept = new Map<string, CollectionState>();
+  private readonly kept = new Map<string, Kept>();
 
   constructor(private readonly models: ReadModels, private readonly capacity = 200) {}
 
@@ -83,19 +89,37 @@ export class CollectionReader {
     return Number(last?._pos ?? 0);
   }
 
-  /** The calendar's objects as of now. */
+  /**
+   * The calendar's objects as of now: read whole the first time, then only what changed since (the events past the
+   * position kept), so a write costs the objects it touched. Read whole again once changes outnumber the events.
+   */
   async state(calendarId: string): Promise<CollectionState> {
     const position = await this.position(calendarId);
-    const kept = this.kept.get(calendarId);
+    let kept = this.kept.get(calendarId);
     if (kept && kept.position === position) return kept;
-    const docs = await (await this.events()).find({ calendarId }, { sort: [['_pos', 1]], limit: MAX_COLLECTION_EVENTS });
-    const live = docs.filter((d) => d.deletedAt === null).map((d) => d as unknown as Event);
-    const objects = new Map(objectsOf(live).map((o) => [o.uid, { ...o, etag: etagOf([o.series, ...o.rdates].filter((e): e is Event => e !== null)) }]));
-    const changes = docs.map((d) => ({ uid: uidOf(d), position: Number(d._pos), live: objects.has(uidOf(d)) }));
-    const state = { position, objects, changes };
+    if (!kept || kept.changes.length > 2 * kept.live.size + 100) kept = { position: 0, objects: new Map(), changes: [], live: new Map(), uidsOf: new Map() };
+    const docs = await (await this.events()).find({ calendarId, _pos: { $gt: kept.position } }, { sort: [['_pos', 1]], limit: MAX_COLLECTION_EVENTS });
+    const touched = new Set<string>();
+    for (const d of docs) {
+      const uid = uidOf(d);
+      touched.add(uid);
+      if (d.deletedAt === null) kept.live.set(d.id, d as unknown as Event);
+      else kept.live.delete(d.id);
+      const ids = kept.uidsOf.get(uid) ?? new Set<string>();
+      ids.add(d.id);
+      kept.uidsOf.set(uid, ids);
+    }
+    for (const uid of touched) {
+      const events = [...kept.uidsOf.get(uid)!].map((id) => kept.live.get(id)).filter((e): e is Event => e !== undefined);
+      const [object] = objectsOf(events);
+      if (object) kept.objects.set(uid, { ...object, etag: etagOf([object.series, ...object.rdates].filter((e): e is Event => e !== null)) });
+      else kept.objects.delete(uid);
+    }
+    for (const d of docs) kept.changes.push({ uid: uidOf(d), position: Number(d._pos), live: kept.objects.has(uidOf(d)) });
+    kept.position = docs.length ? Number(docs[docs.length - 1]._pos) : position;
     this.kept.delete(calendarId);
-    this.kept.set(calendarId, state);
+    this.kept.set(calendarId, kept);
     if (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value!);
-    return state;
+    return kept;
   }
 }

@@ -2,6 +2,7 @@
 import type { UserRecord } from '../../contracts/domain-events';
 import type { Event } from '../../contracts/events';
 import { objectTexts } from '../../read-api/ical/object-texts';
+import { AnswerCache } from '../../read-api/shared/answer-cache';
 import { userById } from '../../read-api/profile/users.queries';
 import type { AppContext } from '../app-context';
 import { ApiError } from '../errors';
@@ -13,6 +14,8 @@ export interface DavShared {
   app: AppContext;
   reader: CollectionReader;
   texts: ObjectTexts;
+  /** REPORT answers by (collection, what was asked), kept while the collection's position holds. */
+  answers: AnswerCache;
 }
 
 export interface DavContext extends DavShared {
@@ -20,7 +23,9 @@ export interface DavContext extends DavShared {
   principal: Principal;
 }
 
-export const davShared = (app: AppContext): DavShared => ({ app, reader: new CollectionReader(app.readModels), texts: objectTexts(32 * 1024 * 1024) });
+export const davShared = (app: AppContext): DavShared => ({
+  app, reader: new CollectionReader(app.readModels), texts: objectTexts(32 * 1024 * 1024), answers: new AnswerCache(500, 64 * 1024 * 1024),
+});
 
 export const notFound = () => new ApiError(404, 'not_found', 'Nothing here');
 

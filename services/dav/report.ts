@@ -7,6 +7,7 @@ import type { Element } from '@xmldom/xmldom';
 import type { Event } from '../../contracts/events';
 import { ApiError } from '../errors';
 import { writeFreeBusy } from '../ical';
+import { sha256 } from '../ids';
 import { occurrences } from '../time/recurrence';
 import { requireScope } from './auth';
 import type { Collection, CollectionState, DavObject } from './collections';
@@ -174,6 +175,17 @@ export async function report(ctx: DavContext, t: Target, body: string): Promise<
   requireScope(ctx.principal, 'events:read');
   const collection = await collectionFor(ctx, t.user, t.segment);
   const state = await ctx.reader.state(collection.calendar.id);
+  const xml = (text: string): DavReply => ({ status: 207, type: 'application/xml; charset=utf-8', body: text });
+  // The same question of an unchanged collection has the same answer (clients poll; hrefs carry the segment asked).
+  const key = `${collection.calendar.id}|${t.segment}|${collection.writable}|${ctx.user.username}|${sha256(body)}`;
+  const kept = ctx.answers.get(key, state.position);
+  if (kept) return xml(kept.toString());
+  const answer = await answerOf(ctx, t, body, collection, state);
+  if (answer.status === 207 && answer.body) ctx.answers.set(key, state.position, Buffer.from(answer.body));
+  return answer;
+}
+
+async function answerOf(ctx: DavContext, t: Target, body: string, collection: Collection, state: CollectionState): Promise<DavReply> {
   const root = parseXml(body);
   const xml = (text: string): DavReply => ({ status: 207, type: 'application/xml; charset=utf-8', body: text });
   switch (nameOf(root)) {
