@@ -40,12 +40,13 @@ describe('paths', () => {
     }
   });
 
-  it('names principal, home and collection; anything else is unknown', () => {
+  it('names principal, home and collection; below an object nested; anything else unknown', () => {
     expect(targetOf('/principals/ada/')).toEqual({ kind: 'principal', user: 'ada' });
     expect(targetOf('/calendars/ada/')).toEqual({ kind: 'home', user: 'ada' });
     expect(targetOf('/calendars/ada/c1/')).toEqual({ kind: 'collection', user: 'ada', segment: 'c1' });
     expect(targetOf('/calendars/ada/c1/x.txt')).toEqual({ kind: 'unknown' });
-    expect(targetOf('/calendars/ada/c1/x.ics/more')).toEqual({ kind: 'unknown' });
+    expect(targetOf('/calendars/ada/c1/x.ics/more')).toEqual({ kind: 'nested' });
+    expect(targetOf('/elsewhere/a/b/c/d')).toEqual({ kind: 'unknown' });
     expect(targetOf('/calendars/%E0%A4%A/')).toEqual({ kind: 'unknown' });
   });
 });
