@@ -40,7 +40,8 @@ async function answer(ctx: DavContext, req: Request, target: DavTarget, body: st
     case 'PROPFIND':
       return { status: 207, type: XML, body: await propfind(ctx, target, req.get('Depth'), body) };
     case 'PROPPATCH':
-      if (target.kind === 'unknown') throw notFound();
+      // What the caller cannot see is 404 before anything is refused.
+      await propfind(ctx, target, '0', '');
       return proppatch(body);
     case 'REPORT':
       if (target.kind !== 'collection') throw new Precondition('{DAV:}supported-report', 'REPORTs are answered on calendar collections');

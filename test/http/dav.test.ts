@@ -249,6 +249,10 @@ describe('CalDAV collections, users and sharing', () => {
     const b = await setUp();
     await a.dav.call('PUT', `${a.collection}private.ics`, vcalendar('private', ['DTSTART:20300110T120000Z', 'DTEND:20300110T130000Z']));
     expect((await b.dav.call('PROPFIND', a.collection, PROPFIND_ALL, { depth: '1' })).status).toBe(404);
+    const patch = '<?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>x</d:displayname></d:prop></d:set></d:propertyupdate>';
+    expect((await b.dav.call('PROPPATCH', `/dav/calendars/${b.dav.username}/${a.calendarId}/`, patch)).status).toBe(404);
+    expect((await b.dav.call('REPORT', `/dav/calendars/${b.dav.username}/${a.calendarId}/`, '<d:sync-collection xmlns:d="DAV:"><d:sync-token/></d:sync-collection>')).status).toBe(404);
+    expect((await b.dav.call('DELETE', `/dav/calendars/${b.dav.username}/${a.calendarId}/private.ics`)).status).toBe(404);
     expect((await b.dav.call('PROPFIND', `/dav/calendars/${b.dav.username}/${a.calendarId}/`, PROPFIND_ALL)).status).toBe(404);
     expect((await b.dav.call('GET', `/dav/calendars/${b.dav.username}/${a.calendarId}/private.ics`)).status).toBe(404);
     expect((await b.dav.call('PUT', `/dav/calendars/${b.dav.username}/${a.calendarId}/x.ics`, vcalendar('x', ['DTSTART:20300110T120000Z', 'DTEND:20300110T130000Z']))).status).toBe(404);
