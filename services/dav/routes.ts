@@ -6,6 +6,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { AppContext } from '../app-context';
 import { ApiError } from '../errors';
+import { rateLimit } from '../http/rate-limit';
 import { davUserOf, REALM } from './auth';
 import { davShared, notFound, type DavContext } from './context';
 import { mkcalendar, proppatch } from './mkcalendar';
@@ -77,6 +78,11 @@ function send(res: Response, reply: DavReply): void {
 export function davRouter(app: AppContext): Router {
   const shared = davShared(app);
   const router = express.Router();
+  // The caller, verified once per request: the rate limiter (the API's limits, per app password or address) asks first.
+  const callers = new WeakMap<Request, ReturnType<typeof davUserOf>>();
+  const callerOf = (req: Request) => callers.get(req) ?? callers.set(req, davUserOf(req, app.readModels, app.apiKeys.resolve)).get(req)!;
+  const limits = { perCredential: app.config.RATE_LIMIT_PER_CREDENTIAL, perIp: app.config.RATE_LIMIT_PER_IP, windowMs: 60_000 };
+  router.use(rateLimit(limits, async (req) => (await callerOf(req)).principal));
   router.use(express.text({ type: () => true, limit: DAV_BODY_LIMIT }));
   router.use(async (req, res, next) => {
     try {
@@ -85,7 +91,7 @@ export function davRouter(app: AppContext): Router {
         res.setHeader('Allow', ALLOW);
         return void res.status(200).end();
       }
-      const who = await davUserOf(req, app.readModels, app.apiKeys.resolve);
+      const who = await callerOf(req);
       const ctx: DavContext = { ...shared, ...who };
       const body = typeof req.body === 'string' ? req.body : '';
       send(res, await answer(ctx, req, targetOf(req.path), body));
