@@ -8,6 +8,7 @@ import type { AppContext } from '../app-context';
 import { ApiError } from '../errors';
 import type { Principal } from '../http/principal';
 import { writeCalendar, type ObjectTexts } from '../ical';
+import { expandedText } from './expand';
 import { collectionAt, CollectionReader, type Collection, type DavObject } from './collections';
 
 export interface DavShared {
@@ -45,8 +46,11 @@ const eventsOf = (o: DavObject) => [o.series, ...o.rdates].filter((e): e is Even
  * Each object as iCalendar through the shared mapping (services/ical), with the calendar's owner as ORGANIZER, kept by
  * its events' ids and versions (a UID may be in several calendars).
  */
-export async function textsOf(ctx: DavContext, collection: Collection, objects: DavObject[]): Promise<Map<string, string>> {
+export async function textsOf(
+  ctx: DavContext, collection: Collection, objects: DavObject[], expand: { from: number; to: number } | null = null,
+): Promise<Map<string, string>> {
   const owner = await userById(ctx.app.readModels, collection.ownerId);
   const organizer = owner ? { name: owner.name ?? null, email: owner.email } : null;
+  if (expand) return new Map(objects.map((o) => [o.uid, expandedText(o, expand, organizer)]));
   return new Map(objects.map((o) => [o.uid, ctx.texts(`${eventsOf(o).map((e) => `${e.id}:${e.version}`).join(' ')}|${organizer?.email ?? ''}`, () => writeCalendar(eventsOf(o), { organizer }))]));
 }

@@ -81,8 +81,16 @@ function askedProps(report: Element): string[] {
   return prop ? childElements(prop).map(nameOf) : [d('getetag')];
 }
 
-async function objectResponses(ctx: DavContext, collection: Collection, t: Target, objects: DavObject[], asked: string[]) {
-  const texts = asked.includes(c('calendar-data')) ? await textsOf(ctx, collection, objects) : new Map<string, string>();
+/** The range of `<C:calendar-data><C:expand start end/>` when asked (RFC 4791 9.6.5), else null. */
+function expandOf(report: Element): { from: number; to: number } | null {
+  const data = firstChild(firstChild(report, d('prop')) ?? report, c('calendar-data'));
+  const expand = data && firstChild(data, c('expand'));
+  return expand ? rangeOf(expand) : null;
+}
+
+async function objectResponses(ctx: DavContext, collection: Collection, t: Target, objects: DavObject[], report: Element) {
+  const asked = askedProps(report);
+  const texts = asked.includes(c('calendar-data')) ? await textsOf(ctx, collection, objects, expandOf(report)) : new Map<string, string>();
   return objects.map((o) => {
     const props: Props = objectProps(o, collection.writable);
     const text = texts.get(o.uid);
@@ -149,7 +157,7 @@ async function syncCollection(ctx: DavContext, report: Element, collection: Coll
   const live = page.filter(([uid, ch]) => ch.live && state.objects.has(uid)).map(([uid]) => state.objects.get(uid)!);
   const gone = page.filter(([uid, ch]) => !ch.live || !state.objects.has(uid)).map(([uid]) => objectHref(ctx.user.username, t.segment, uid));
   const responses = [
-    ...(await objectResponses(ctx, collection, t, live, askedProps(report))),
+    ...(await objectResponses(ctx, collection, t, live, report)),
     ...gone.map((href) => statusResponse(href, 404)),
     ...(cut ? [truncated(ctx, t)] : []),
   ];
@@ -191,12 +199,12 @@ async function answerOf(ctx: DavContext, t: Target, body: string, collection: Co
   switch (nameOf(root)) {
     case c('calendar-query'): {
       const matched = calendarQuery(root, state);
-      const responses = await objectResponses(ctx, collection, t, matched.slice(0, MAX_QUERY_RESULTS), askedProps(root));
+      const responses = await objectResponses(ctx, collection, t, matched.slice(0, MAX_QUERY_RESULTS), root);
       return xml(multistatus(matched.length > MAX_QUERY_RESULTS ? [...responses, truncated(ctx, t)] : responses));
     }
     case c('calendar-multiget'): {
       const { found, missing } = multiget(root, state, t);
-      const responses = await objectResponses(ctx, collection, t, found, askedProps(root));
+      const responses = await objectResponses(ctx, collection, t, found, root);
       return xml(multistatus([...responses, ...missing.map((href) => statusResponse(href, 404))]));
     }
     case d('sync-collection'):

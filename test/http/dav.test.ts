@@ -176,6 +176,20 @@ describe('CalDAV reports', () => {
     expect(withData.text).toContain('BEGIN:VCALENDAR');
   });
 
+  it('calendar-data with expand answers a series as its occurrences in the range, in UTC, with RECURRENCE-ID', async () => {
+    const { dav, collection } = await setUp();
+    await dav.call('PUT', `${collection}ex-1.ics`, WEEKLY('ex-1'));
+    const body = `<?xml version="1.0"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+<d:prop><c:calendar-data><c:expand start="20300101T000000Z" end="20300201T000000Z"/></c:calendar-data></d:prop><c:filter><c:comp-filter name="VCALENDAR">
+<c:comp-filter name="VEVENT"><c:time-range start="20300101T000000Z" end="20300201T000000Z"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`;
+    const res = await dav.call('REPORT', collection, body, { depth: '1' });
+    expect(res.status).toBe(207);
+    expect(res.text).not.toContain('RRULE');
+    expect(res.text).not.toContain('EXDATE');
+    expect([...res.text.matchAll(/RECURRENCE-ID:(\w+)/g)].map((m) => m[1])).toEqual(['20300107T080000Z', '20300114T080000Z', '20300128T080000Z']);
+    expect(res.text).toContain('DTSTART:20300131T130000Z');
+  });
+
   it('calendar-multiget answers the hrefs asked, 404 for a missing one', async () => {
     const { dav, collection } = await setUp();
     await dav.call('PUT', `${collection}m1.ics`, vcalendar('m1', ['DTSTART:20300110T120000Z', 'DTEND:20300110T130000Z', 'SUMMARY:M1']));
