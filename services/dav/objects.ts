@@ -100,9 +100,16 @@ export async function putObject(ctx: DavContext, t: ObjectTarget, req: Request, 
   const kept = new Set(items.map((i) => i.eventId));
   const gone = eventsOf(object).filter((e) => e.icalRecurrenceId !== null && !kept.has(e.id));
   items.push(...gone.map((e) => ({ ...items[0], eventId: e.id, sameAs: null, icalRecurrenceId: e.icalRecurrenceId, cancelled: true })));
-  await run(ctx, collection.calendar.spaceId, { type: 'ImportEvents', actorId: ctx.user.id, calendarId, items, now: new Date().toISOString(), reviveCancelled: true });
-  const written = (await ctx.reader.state(calendarId)).objects.get(t.uid);
-  return { status: object ? 204 : 201, headers: written ? { ETag: written.etag } : {} };
+  const result = await run(ctx, collection.calendar.spaceId, { type: 'ImportEvents', actorId: ctx.user.id, calendarId, items, now: new Date().toISOString(), reviveCancelled: true });
+  const etag = await etagAfter(ctx, calendarId, t.uid, items.length === 1 ? result.events : null);
+  return { status: object ? 204 : 201, headers: etag ? { ETag: etag } : {} };
+}
+
+/** The object's ETag once written: from the one event decided when it is one event, else read back. */
+async function etagAfter(ctx: DavContext, calendarId: string, uid: string, decided: Array<{ data: unknown }> | null): Promise<string | null> {
+  const [only] = decided ?? [];
+  if (decided?.length === 1 && typeof (only.data as Event).version === 'number') return `"v${(only.data as Event).version}"`;
+  return (await ctx.reader.state(calendarId)).objects.get(uid)?.etag ?? null;
 }
 
 export async function deleteObject(ctx: DavContext, t: ObjectTarget, req: Request): Promise<DavReply> {
