@@ -8,8 +8,8 @@ import { mayWrite, seesEvents, type CalendarRole } from '../../contracts/calenda
 import type { Calendar } from '../../contracts/spaces';
 import type { Event } from '../../contracts/events';
 import { SCHEDULE } from '../../projections/schedule.projection';
-import type { ReadModels } from '../../projections/read-models';
-import { calendarAccessOf } from '../../read-api/spaces/calendar-access';
+import { publicView, type ReadModels } from '../../projections/read-models';
+import { calendarAccessOf, calendarRoleOf } from '../../read-api/spaces/calendar-access';
 import { ApiError } from '../errors';
 import { objectsOf, uidOf } from '../ical';
 import { deterministicUuid } from '../ids';
@@ -55,13 +55,19 @@ export async function collectionsOf(models: ReadModels, userId: string): Promise
     .map((a) => ({ calendar: a.calendar, role: a.role, ownerId: a.ownerId, writable: mayWrite(a.role) && !readOnly(a.calendar) }));
 }
 
-/** The collection at `segment` (a calendar id, or the name a client made it under); 404 when the user sees none there. */
+/**
+ * The collection at `segment` (a calendar id, or the name a client made it under); 404 when the user sees none there.
+ * Read by id with the role's two reads (calendarRoleOf), not by listing every calendar: objects are written here.
+ */
 export async function collectionAt(models: ReadModels, userId: string, segment: string): Promise<Collection> {
-  const all = await collectionsOf(models, userId);
-  const made = madeCalendarId(userId, segment);
-  const found = all.find((c) => c.calendar.id === segment) ?? all.find((c) => c.calendar.id === made);
-  if (!found) throw new ApiError(404, 'not_found', 'No such calendar collection');
-  return found;
+  const schedule = await models.docs(SCHEDULE);
+  const calendars = schedule('calendars');
+  const doc = (await calendars.get(segment)) ?? (await calendars.get(madeCalendarId(userId, segment)));
+  const calendar = doc ? publicView<Calendar>(doc) : null;
+  const role = calendar && !calendar.deletedAt ? await calendarRoleOf(models, userId, calendar) : null;
+  const space = calendar && seesEvents(role) ? await schedule('spaces').get(calendar.spaceId) : null;
+  if (!calendar || !space) throw new ApiError(404, 'not_found', 'No such calendar collection');
+  return { calendar, role: role!, ownerId: space.ownerId as string, writable: mayWrite(role) && !readOnly(calendar) };
 }
 
 /** An object's ETag: its events' versions (one event: `"v3"`, as over REST). */
