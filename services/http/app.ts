@@ -4,6 +4,7 @@ import type { Operation } from '../../contracts/operation';
 import { authorizationServerMetadata, DISCOVERY_PATH } from '../../write-api/oauth/discovery';
 import { signInGate } from '../../write-api/oauth/sign-in.routes';
 import type { AppContext } from '../app-context';
+import { davRouter, wellKnownCaldav } from '../dav/routes';
 import { ApiError } from '../errors';
 import { access } from './access';
 import { adminRouter } from './admin';
@@ -95,6 +96,9 @@ export function createHttpApp(app: AppContext, options: HttpOptions): Express {
     api(req, res, next);
   });
   // Everything else comes after the API, so that an API request passes as few layers as it can.
+  // CalDAV (services/dav): its own methods, HTTP Basic with app passwords, XML bodies.
+  http.all('/.well-known/caldav', wellKnownCaldav);
+  http.use('/dav', routePrefix('/dav'), davRouter(app));
   http.use(docsRoutes());
   http.get(DISCOVERY_PATH, (req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');

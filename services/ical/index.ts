@@ -8,4 +8,5 @@ export { ICAL_LIMITS, readCalendar, type ReadEvent, type ReadFields, type ReadOp
 export { readCalendarOffThread } from './read-thread';
 export { candidateIds, eventIdForUid, ownEventIdOf, uidOf, UID_DOMAIN } from './uid';
 export { calendarPieces, normalRule, objectsOf, veventsOf, writeCalendar, type CalendarOptions, type ObjectTexts, type WritableEvent, type WriteOptions } from './write';
+export { writeFreeBusy } from './free-busy';
 export { ianaZoneOf, vtimezoneOf } from './zones';

@@ -181,6 +181,12 @@ export interface CalendarOptions extends WriteOptions {
   name?: string;
 }
 
+/** A component's text ending in exactly one CRLF (ical.js ends it with one already): no blank line between components. */
+const textOf = (component: JCal): string => {
+  const text = ICAL.stringify(component);
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
+};
+
 /** ical.js folds after 75 octets of content plus the leading space; one fewer keeps every line within 75 octets. */
 ICAL.foldLength = 74;
 
@@ -199,7 +205,7 @@ export function writeCalendar(events: readonly WritableEvent[], options: Calenda
   const components = objectsOf(events).flatMap((o) => veventsOf(o.series, o.rdates, options));
   const calendar = calendarHead(zonesOf(events), options);
   calendar[2].push(...components);
-  return `${ICAL.stringify(calendar)}\r\n`;
+  return textOf(calendar);
 }
 
 /** Text already written for a calendar object, by a key that changes whenever its text would. */
@@ -219,7 +225,7 @@ export function* calendarPieces(events: readonly WritableEvent[], options: Calen
   const end = head.lastIndexOf('END:VCALENDAR');
   yield head.slice(0, end);
   for (const o of objectsOf(events)) {
-    const write = () => veventsOf(o.series, o.rdates, options).map((vevent) => `${ICAL.stringify(vevent)}\r\n`).join('');
+    const write = () => veventsOf(o.series, o.rdates, options).map(textOf).join('');
     yield texts ? texts(objectKey(o, options), write) : write();
   }
   yield 'END:VCALENDAR\r\n';

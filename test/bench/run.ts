@@ -26,6 +26,8 @@
  *      a week's GET /events and /sync as one calendar grows
  *  12. iCalendar (ical-bench.ts): POST /calendars/{id}/import of a file of ICAL_EVENTS events (default 10,000), and
  *      GET /ical/{token}.ics of that calendar (built, kept built, 304)
+ *  13. CalDAV (caldav-bench.ts): a week's calendar-query REPORT from 50 clients and PUTs of new objects, ours and a
+ *      local Radicale (when on PATH), the same client code, and the ratio
  *
  * Env: BENCH_SECONDS (each HTTP load, default 10), BENCH_CONNECTIONS (default 50), BENCH_MULTI_USERS (extra
  * POST run spread over that many users, default 10, 0 = skip), BENCH_CPU_PROF=<dir> (profile the service child),
@@ -49,6 +51,7 @@ import { createRoutines, MONTH, ROUTINES } from './routines-bench';
 import { rebuildBench, rebuildEvents } from './rebuild-bench';
 import { scaleBench, scaleSizes, scaleSummary } from './scale-bench';
 import { icalBench, ICAL_EVENTS, printIcal } from './ical-bench';
+import { caldavBench, printCaldav } from './caldav-bench';
 import { storeBench, type StoreResult } from './store-bench';
 import { SUGGESTION_ATTENDEES, SUGGESTION_DAYS, seedSuggestionsTeam } from './suggestions-bench';
 import { webhookBench } from './webhook-bench';
@@ -413,6 +416,11 @@ async function main(): Promise<void> {
   printIcal(ical, log);
   log();
 
+  log('[13] CalDAV: a week\'s calendar-query REPORT and PUTs, ours and Radicale 3.9 (caldav-bench.ts)');
+  const caldav = await caldavBench();
+  printCaldav(caldav, log);
+  log();
+
   // Summary
   const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   const rows: Row[] = [
@@ -519,6 +527,14 @@ async function main(): Promise<void> {
       result: pass(ical.feed.p50 < 200),
     },
     { figure: 'iCalendar feed, If-None-Match (304)', value: `p50 ${ms(ical.notModified.p50)}, p90 ${ms(ical.notModified.p90)}`, target: '< 5 ms', result: pass(ical.notModified.p50 < 5) },
+    ...(['query', 'put'] as const).map((k) => ({
+      figure: k === 'query' ? 'CalDAV week calendar-query, 50 clients, vs Radicale' : 'CalDAV PUT, 10 clients, vs Radicale',
+      value: caldav.radicale
+        ? `${fmt(caldav.ours[k], 0)} req/s vs ${fmt(caldav.radicale[k], 0)} req/s = ${fmt(caldav.ours[k] / caldav.radicale[k], 1)}x`
+        : `${fmt(caldav.ours[k], 0)} req/s (${caldav.radicaleMissing})`,
+      target: '>= 10x Radicale',
+      result: caldav.radicale ? pass(caldav.ours[k] >= 10 * caldav.radicale[k]) : '-',
+    })),
   ];
   const w = [0, 0, 0, 0];
   const cells = (r: Row) => [r.figure, r.value, r.target, r.result];

@@ -58,6 +58,13 @@ describe('import', () => {
       .then([{ type: 'event.updated', data: { title: 'Sync (new)', resources: ['room:blue'], version: 2, updatedAt: LATER } as never }]);
   });
 
+  it('brings back one cancelled here when a CalDAV PUT writes it again (reviveCancelled), never for a cancelled item', () => {
+    const cancelledHere = withEvent(stored({ status: 'cancelled', deletedAt: NOW, version: 2 }), 'event.cancelled');
+    given(scheduleDecider, cancelledHere).when({ ...importing([item({ fields: fileFields({ title: 'Again' }) })]), reviveCancelled: true })
+      .then([{ type: 'event.updated', data: { title: 'Again', status: 'confirmed', deletedAt: null, version: 3, updatedAt: LATER } as never }]);
+    given(scheduleDecider, cancelledHere).when({ ...importing([item({ cancelled: true })]), reviveCancelled: true }).then([]);
+  });
+
   it('cancels what the file cancels; ignores a cancelled one it does not have; does not bring back one cancelled here', () => {
     given(scheduleDecider, withEvent(stored({}))).when(importing([item({ cancelled: true })])).then([{ type: 'event.cancelled', data: { status: 'cancelled', deletedAt: LATER } as never }]);
     given(scheduleDecider, history).when(importing([item({ cancelled: true })])).then([]);

@@ -35,6 +35,11 @@ export interface ImportCommand {
   calendarId: string;
   items: ImportItem[];
   now: string;
+  /**
+   * A CalDAV PUT writes the object as it is now: an event cancelled here comes back (a client that deleted an object
+   * and puts it again). A file import leaves cancelled events cancelled.
+   */
+  reviveCancelled?: boolean;
 }
 
 type ImportEvent = Extract<DomainEvent, { type: 'event.created' | 'event.updated' | 'event.cancelled' }>;
@@ -83,8 +88,13 @@ export function decideImport(command: ImportCommand, state: ScheduleView, spaceI
       checkFields(state, created);
       out.push({ type: 'event.created', data: created });
     } else if (existing.status === 'cancelled') {
-      // Cancelled here: an import does not bring it back.
-      continue;
+      // Cancelled here: an import does not bring it back; a CalDAV PUT does.
+      if (!command.reviveCancelled || item.cancelled) continue;
+      const revived: Event = {
+        ...existing, ...item.fields, exceptions: item.exceptions, ...identity, status: 'confirmed', deletedAt: null, updatedAt: now, version: existing.version + 1,
+      };
+      checkFields(state, revived);
+      out.push({ type: 'event.updated', data: revived });
     } else if (item.cancelled) {
       out.push({ type: 'event.cancelled', data: { ...existing, status: 'cancelled', updatedAt: now, deletedAt: now, version: existing.version + 1 } });
     } else if (!importedUnchanged(existing, item, identity)) {
