@@ -42,8 +42,8 @@ export interface CollectionState {
   changes: Array<{ uid: string; position: number; live: boolean }>;
 }
 
-/** A subscribed calendar (`readOnly: true`, from the subscriptions work) is never written over CalDAV. */
-const readOnly = (c: Calendar) => (c as Calendar & { readOnly?: boolean }).readOnly === true;
+/** A subscribed calendar (one with a `source`; listed `readOnly: true`) is never written over CalDAV. */
+const readOnly = (c: Calendar) => c.source != null;
 
 /** The id a collection a client made (MKCALENDAR) at `segment` has: a client names its collections. */
 export const madeCalendarId = (userId: string, segment: string) => deterministicUuid('caldav-collection', userId, segment);

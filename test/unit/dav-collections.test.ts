@@ -16,7 +16,7 @@ const models = {
           _id: `${calendarId}:u`, calendarId, spaceId: 'other', calendarOwnerId: 'o', userId: 'u', role, deletedAt: null,
         }));
       }
-      if (name === 'calendars' && 'spaceId' in filter) return [calendar('c1', 'own'), calendar('c2', 'own', { readOnly: true })];
+      if (name === 'calendars' && 'spaceId' in filter) return [calendar('c1', 'own'), calendar('c2', 'own', { source: { url: 'https://example.com/c2.ics' } })];
       if (name === 'calendars') return [calendar('c3', 'other'), calendar('c4', 'other'), calendar('c5', 'other')];
       return [];
     },
@@ -29,7 +29,7 @@ describe('collectionsOf', () => {
     const listed = (await collectionsOf(models, 'u')).map((c) => [c.calendar.id, c.role, c.writable]);
     expect(listed).toEqual([
       ['c1', 'owner', true],
-      ['c2', 'owner', false], // readOnly: true (a subscription)
+      ['c2', 'owner', false], // a subscription (it has a source)
       ['c4', 'reader', false],
       ['c5', 'writer', true],
     ]);
