@@ -261,13 +261,16 @@ export const PublicMeetingType = z
   })
   .meta({ id: 'PublicMeetingType', description: 'What a guest sees of a bookable meeting type.', examples: [publicTypeExample] });
 
+/** A length the guest picks: valid values are the meeting type's own `durations`, which only the server knows. */
+const offeredLength = (description: string) => ({ description, 'x-issued-by-server': true });
+
 export const SlotsQuery = z.object({
   from: FromDate.optional().describe('First day (YYYY-MM-DD) in `timeZone`; default today there'),
   days: z.coerce.number().int().min(SLOT_DAYS.min).max(SLOT_DAYS.max).optional()
     .describe(`Number of days, ${SLOT_DAYS.min}-${SLOT_DAYS.max} (default ${SLOT_DAYS.default})`),
   timeZone: TimeZone.optional().describe('The guest\'s IANA time zone: days and local times are read in it (default the host\'s)'),
   durationMinutes: z.coerce.number().int().min(5).max(720).optional()
-    .describe('One of the type\'s `durations` (400 otherwise); default the first. A booking being moved keeps its own length.'),
+    .meta(offeredLength('One of the type\'s `durations` (400 otherwise); default the first. A booking being moved keeps its own length.')),
 });
 export type SlotsQuery = z.infer<typeof SlotsQuery>;
 
@@ -307,7 +310,7 @@ export const PublicBookingBody = z
     guest: GuestInput,
     note: Text(2_000).nullable().optional(),
     timeZone: TimeZone.optional().describe('The guest\'s time zone for messages (default the host\'s)'),
-    durationMinutes: DurationMinutes.optional().describe('One of the type\'s `durations` (400 otherwise); default the first'),
+    durationMinutes: DurationMinutes.optional().meta(offeredLength('One of the type\'s `durations` (400 otherwise); default the first')),
   })
   .meta({
     id: 'PublicBookingBody',

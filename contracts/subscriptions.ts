@@ -32,6 +32,8 @@ export const SubscribeBody = z
   })
   .meta({
     id: 'SubscribeBody',
+    // Basic credentials come as a pair (400 otherwise).
+    dependentRequired: { username: ['password'], password: ['username'] },
     examples: [
       { url: 'https://holidays.example.org/de/public-holidays.ics', name: 'Public holidays', color: '#33aa66' },
       { url: 'https://dav.example.com/ada/work/', name: 'Work (CalDAV)', username: 'ada', password: 'app-password-1' },

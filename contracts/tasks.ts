@@ -239,7 +239,8 @@ const notFound = (what: string) => ({ description: `${what} not found (also for 
 const stale = { description: '`If-Match` carried a stale ETag (`version_mismatch`)', schema: ErrorEnvelope };
 const { liveTasks, tasksPerProject, projects, listsPerProject } = TASK_LIMITS;
 const conflicts = {
-  description: `\`project_archived\`, or \`limit_reached\` (per owner at most ${liveTasks} live tasks, ${projects} projects; `
+  description: '`project_archived`, `list_not_in_project` (`listId` is a list of another project than `projectId`), '
+    + `or \`limit_reached\` (per owner at most ${liveTasks} live tasks, ${projects} projects; `
     + `per project ${tasksPerProject} tasks, ${listsPerProject} lists)`,
   schema: ErrorEnvelope,
 };

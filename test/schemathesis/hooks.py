@@ -7,7 +7,10 @@ valid are touched; cases meant to be invalid are left as generated.
   the two (a partial update) gets the other too, since the server compares it with the stored one.
 - `x-weekday` on a date (ISO, 1 = Monday): the date moves back to that weekday.
 - `x-not-in-future` on a date-time: a later one becomes an hour ago.
-- `x-issued-by-server` (page tokens): only the server mints valid values, so valid cases leave the field out.
+- `x-issued-by-server` (page tokens, a meeting type's lengths): only the server knows valid values, so valid cases
+  leave the field out.
+- `dependentRequired` (a username and its password): a valid case holding one field of a pair without the other
+  drops it.
 - `x-checked-by-server` (RRULEs; X-Calendar-Min-Position, a position the log must have reached; an iCalendar text
   body): the rule is richer than the schema, so valid cases take one of the `examples`, in bodies, queries and headers.
 - A body published as cases (`anyOf` of objects told apart by `const` or `enum` fields) is fixed along its case.
@@ -145,6 +148,9 @@ def make_valid(values, schema, path, depth=0):
             make_valid(values, branch, path, depth + 1)
         return
     props = {name: flat(s) for name, s in schema.get("properties", {}).items()}
+    for name, needed in schema.get("dependentRequired", {}).items():
+        if name in values and any(other not in values for other in needed):
+            values.pop(name)
     for name, s in props.items():
         if s.get("x-issued-by-server"):
             values.pop(name, None)

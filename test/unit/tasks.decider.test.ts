@@ -110,7 +110,7 @@ describe('tasks decider: creating tasks', () => {
   });
 
   it('refuses a list of another project (400), unknown or deleted projects and lists (404), an archived project (409)', () => {
-    given(tasksDecider, board).when(create({ place: { projectId: P1, listId: L3 } })).thenThrows('invalid_request');
+    given(tasksDecider, board).when(create({ place: { projectId: P1, listId: L3 } })).thenThrows('list_not_in_project');
     given(tasksDecider, board).when(create({ place: { projectId: uuid(99) } })).thenThrows('not_found');
     given(tasksDecider, board).when(create({ place: { listId: uuid(99) } })).thenThrows('not_found');
     const deleted: TasksEvent = { type: 'project.deleted', data: { ...(project(P1).data as Project), deletedAt: NOW } };

@@ -6,7 +6,7 @@
 import type { DomainEvent } from '../../contracts/domain-events';
 import { FIRST_LIST_NAME, TASK_LIMITS as LIMITS, type Project, type Task, type TaskList } from '../../contracts/tasks';
 import type { Decider } from '../../services/commands/decider';
-import { ApiError, conflict, invalid, notFound, versionMismatch } from '../../services/errors';
+import { ApiError, conflict, notFound, versionMismatch } from '../../services/errors';
 import { rankBetween, spread } from './rank';
 
 
@@ -117,7 +117,7 @@ function resolvePlace(state: TasksState, place: Place, current?: Task): Pick<Tas
     const list = state.lists.get(listId);
     if (!list) throw notFound('List');
     if (projectId !== undefined && projectId !== list.projectId) {
-      throw invalid('listId is not a list of projectId', [{ path: 'body.listId', message: 'is not a list of projectId' }]);
+      throw conflict('list_not_in_project', 'listId is a list of another project than projectId');
     }
     return { projectId: list.projectId, listId };
   }
