@@ -3,13 +3,12 @@
  * PROPFIND Depth 0 (is it a calendar collection, and its CS:getctag / DAV:sync-token, which change with any change to
  * it: the conditional request of CalDAV) and REPORT calendar-query Depth 1 for every VEVENT object's calendar-data.
  */
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import type { Element } from '@xmldom/xmldom';
 import { IMPORT_MAX_COMPONENTS } from '../../contracts/ical';
+import { NS, parseXml } from '../dav/xml';
 import { SourceError } from './guarded-request';
 
-const DAV = 'DAV:';
-const CALDAV = 'urn:ietf:params:xml:ns:caldav';
-const CS = 'http://calendarserver.org/ns/';
+const { dav: DAV, caldav: CALDAV, cs: CS } = NS;
 
 export const PROPFIND_COLLECTION = `<?xml version="1.0" encoding="utf-8"?>
 <d:propfind xmlns:d="${DAV}" xmlns:cs="${CS}"><d:prop><d:resourcetype/><cs:getctag/><d:sync-token/></d:prop></d:propfind>`;
@@ -20,14 +19,12 @@ export const QUERY_EVENTS = `<?xml version="1.0" encoding="utf-8"?>
 <c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"/></c:comp-filter></c:filter>
 </c:calendar-query>`;
 
+/** The answer's root element, read as the CalDAV server reads bodies (services/dav/xml.ts: no DOCTYPE, no entities). */
 function parse(xml: string): Element {
   try {
-    const doc = new DOMParser({ onError: (level, message) => { if (level !== 'warning') throw new Error(message); } })
-      .parseFromString(xml, 'application/xml');
-    if (!doc.documentElement) throw new Error('no document element');
-    return doc.documentElement;
+    return parseXml(xml);
   } catch (err) {
-    throw new SourceError(`the CalDAV answer is not XML (${(err as Error).message})`);
+    throw new SourceError(`the CalDAV answer is not XML we read (${(err as Error).message})`);
   }
 }
 
