@@ -41,6 +41,10 @@ export function refusedLiteral(url: URL): string | null {
   return isIP(host) && isPrivateAddress(host) ? host : null;
 }
 
+/** Why an IP-literal URL host is refused, else null. */
+export const literalRefusal = (url: URL): string | null =>
+  (refusedLiteral(url) ? `${bare(url.hostname)} is a loopback, link-local or private address` : null);
+
 /** How long saving a URL waits for its name to resolve (a slow resolver must not hold up the request). */
 const SAVE_LOOKUP_MS = 2000;
 
@@ -51,7 +55,8 @@ const SAVE_LOOKUP_MS = 2000;
 export async function whyRefused(rawUrl: string): Promise<string | null> {
   const url = new URL(rawUrl);
   const host = bare(url.hostname);
-  if (refusedLiteral(url)) return `${host} is a loopback, link-local or private address`;
+  const literal = literalRefusal(url);
+  if (literal) return literal;
   if (isIP(host)) return null;
   const addresses = await new Promise<LookupAddress[]>((resolve) => {
     const timer = setTimeout(() => resolve([]), SAVE_LOOKUP_MS);

@@ -8,7 +8,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { guardedLookup, refusedLiteral } from '../dispatcher/private-addresses';
+import { guardedLookup, literalRefusal } from '../dispatcher/private-addresses';
 
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -85,8 +85,7 @@ function once(url: URL, o: RequestOptions, origin: string, deadline: AbortSignal
 /** The URL refused for the guard, or null. */
 function refused(url: URL, allowPrivate: boolean): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `unsupported protocol ${url.protocol}`;
-  if (!allowPrivate && refusedLiteral(url)) return `${url.hostname} is a loopback, link-local or private address`;
-  return null;
+  return allowPrivate ? null : literalRefusal(url);
 }
 
 export async function guardedRequest(rawUrl: string, o: RequestOptions): Promise<SourceAnswer> {
