@@ -36,8 +36,9 @@ export interface ImportCommand {
   items: ImportItem[];
   now: string;
   /**
-   * A CalDAV PUT writes the object as it is now: an event cancelled here comes back (a client that deleted an object
-   * and puts it again). A file import leaves cancelled events cancelled.
+   * The items are the objects as they are now, so an event cancelled here comes back: a CalDAV PUT (a client that
+   * deleted an object puts it again) and a subscription's fetch (an event the source holds again). A file import
+   * leaves cancelled events cancelled.
    */
   reviveCancelled?: boolean;
 }
@@ -70,6 +71,9 @@ export function targetOf(item: ImportItem, state: ScheduleView, calendarId: stri
   return named && named.calendarId === calendarId && named.icalUid === null ? { id: named.id, own: true } : { id: item.eventId, own: false };
 }
 
+/** The event cancelled at `now`. */
+export const cancelledAt = (event: Event, now: string): Event => ({ ...event, status: 'cancelled', updatedAt: now, deletedAt: now, version: event.version + 1 });
+
 /** `spaceId`: the Space of the schedule, the caller already found its member. */
 export function decideImport(command: ImportCommand, state: ScheduleView, spaceId: string): ImportEvent[] {
   const { now, actorId, calendarId } = command;
@@ -88,7 +92,7 @@ export function decideImport(command: ImportCommand, state: ScheduleView, spaceI
       checkFields(state, created);
       out.push({ type: 'event.created', data: created });
     } else if (existing.status === 'cancelled') {
-      // Cancelled here: an import does not bring it back; a CalDAV PUT does.
+      // Cancelled here: a file import does not bring it back; a CalDAV PUT and a subscription's fetch do.
       if (!command.reviveCancelled || item.cancelled) continue;
       const revived: Event = {
         ...existing, ...item.fields, exceptions: item.exceptions, ...identity, status: 'confirmed', deletedAt: null, updatedAt: now, version: existing.version + 1,
@@ -96,7 +100,7 @@ export function decideImport(command: ImportCommand, state: ScheduleView, spaceI
       checkFields(state, revived);
       out.push({ type: 'event.updated', data: revived });
     } else if (item.cancelled) {
-      out.push({ type: 'event.cancelled', data: { ...existing, status: 'cancelled', updatedAt: now, deletedAt: now, version: existing.version + 1 } });
+      out.push({ type: 'event.cancelled', data: cancelledAt(existing, now) });
     } else if (!importedUnchanged(existing, item, identity)) {
       const rule = existing.recurrenceRule && normalRule(existing.recurrenceRule) === item.fields.recurrenceRule ? existing.recurrenceRule : item.fields.recurrenceRule;
       const updated: Event = {

@@ -6,13 +6,12 @@
  * calendar is read-only: `requireNotReadOnly` is asked wherever an event would be written into one.
  */
 import type { DomainEvent } from '../../contracts/domain-events';
-import type { Event } from '../../contracts/events';
 import type { Calendar } from '../../contracts/spaces';
 import { MAX_SUBSCRIPTIONS } from '../../contracts/subscriptions';
 import { ApiError, conflict, notFound } from '../../services/errors';
-import { checkFields, type ScheduleView } from '../schedule/validation';
+import type { ScheduleView } from '../schedule/validation';
 import { isAdmin, type MemberView } from '../schedule/members.rules';
-import { decideImport, targetOf, type ImportItem } from './import.rules';
+import { cancelledAt, decideImport, targetOf, type ImportItem } from './import.rules';
 
 export type SubscriptionCommand =
   | { type: 'SubscribeCalendar'; actorId: string; calendar: Calendar & { source: NonNullable<Calendar['source']> } }
@@ -34,8 +33,6 @@ export function requireNotReadOnly(view: Pick<View, 'calendars'>, calendarId: st
   if (view.calendars.get(calendarId)?.source) throw calendarReadOnly();
 }
 
-const cancelledNow = (event: Event, now: string): Event => ({ ...event, status: 'cancelled', updatedAt: now, deletedAt: now, version: event.version + 1 });
-
 function subscribedCalendar(view: View, calendarId: string): Calendar {
   const calendar = view.calendars.get(calendarId);
   if (!calendar || !view.space) throw notFound('Calendar');
@@ -43,35 +40,24 @@ function subscribedCalendar(view: View, calendarId: string): Calendar {
   return calendar;
 }
 
-/** The source's items as events: what the import decides, plus the events it no longer holds cancelled and those it holds again brought back. */
+/**
+ * The source's items as events: what the import decides (those it holds again brought back), and the events it no
+ * longer holds cancelled.
+ */
 function decideRefresh(command: Extract<SubscriptionCommand, { type: 'RefreshSubscription' }>, view: View): SubscriptionEvent[] {
   const { calendarId, now } = command;
   const calendar = subscribedCalendar(view, calendarId);
-  /** The events the source names (the import cancels those it marks STATUS:CANCELLED). */
-  const named = new Set<string>();
-  const revived: SubscriptionEvent[] = [];
-  const rest: ImportItem[] = [];
-  for (const item of command.items) {
-    const { id } = targetOf(item, view, calendarId);
-    named.add(id);
-    const here = view.events.get(id);
-    if (here?.status === 'cancelled' && !item.cancelled) {
-      const back: Event = {
-        ...here, ...item.fields, exceptions: item.exceptions, icalUid: item.icalUid, icalRecurrenceId: item.icalRecurrenceId,
-        status: 'confirmed', deletedAt: null, updatedAt: now, version: here.version + 1,
-      };
-      checkFields(view, back);
-      revived.push({ type: 'event.updated', data: back });
-    } else rest.push(item);
-  }
+  const named = new Set(command.items.map((item) => targetOf(item, view, calendarId).id));
   const gone: SubscriptionEvent[] = [];
   for (const event of view.events.values()) {
     if (event.calendarId === calendarId && event.status !== 'cancelled' && !named.has(event.id)) {
-      gone.push({ type: 'event.cancelled', data: cancelledNow(event, now) });
+      gone.push({ type: 'event.cancelled', data: cancelledAt(event, now) });
     }
   }
-  const decided = decideImport({ type: 'ImportEvents', actorId: command.actorId, calendarId: calendar.id, items: rest, now }, view, view.space!.id);
-  return [...decided, ...revived, ...gone];
+  const decided = decideImport({
+    type: 'ImportEvents', actorId: command.actorId, calendarId: calendar.id, items: command.items, now, reviveCancelled: true,
+  }, view, view.space!.id);
+  return [...decided, ...gone];
 }
 
 export function decideSubscription(command: SubscriptionCommand, view: View): SubscriptionEvent[] {
@@ -90,7 +76,7 @@ export function decideSubscription(command: SubscriptionCommand, view: View): Su
       const calendar = subscribedCalendar(view, command.calendarId);
       const cancelled = [...view.events.values()]
         .filter((e) => e.calendarId === calendar.id && e.status !== 'cancelled')
-        .map((e): SubscriptionEvent => ({ type: 'event.cancelled', data: cancelledNow(e, command.now) }));
+        .map((e): SubscriptionEvent => ({ type: 'event.cancelled', data: cancelledAt(e, command.now) }));
       return [...cancelled, { type: 'calendar.deleted', data: { calendar: { ...calendar, updatedAt: command.now, deletedAt: command.now } } }];
     }
   }
